@@ -1,0 +1,33 @@
+# The verbs people type. Every target sets up what it needs, so each works on a fresh machine.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup test lint demo bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## test: lint, then the whole test suite
+test: setup lint
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/ruff check .
+
+## demo: the main job
+demo: setup
+	$(BIN)/arena play --game prohis --players 4 --seed 1
+
+## bench: the benchmarks (not part of the tests)
+bench: setup
+	$(BIN)/python -m bench.engines
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

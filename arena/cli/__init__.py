@@ -1,0 +1,16 @@
+"""The ``arena`` command. Each group of commands lives in its own module."""
+
+from __future__ import annotations
+
+import click
+
+from . import play
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arena")
+def main() -> None:
+    """Arena: AI tournaments for hidden-information card games."""
+
+
+main.add_command(play.play)

@@ -1,0 +1,34 @@
+"""Shared by the benchmarks: repeated timing, medians, and the output convention.
+
+Every figure is printed as a line of text, or with ``--json`` as one JSON object
+``{"bench": ..., "figure": ..., "value": ..., "unit": ...}`` per line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+
+
+def pin_to_one_core() -> None:
+    """Engines are single-threaded; pinning keeps the scheduler from adding noise."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+
+
+class Report:
+    def __init__(self, bench: str, as_json: bool) -> None:
+        self.bench, self.as_json = bench, as_json
+
+    def figure(self, figure: str, value: float, unit: str, note: str = "") -> None:
+        if self.as_json:
+            print(json.dumps({"bench": self.bench, "figure": figure, "value": round(value, 3), "unit": unit}))
+        else:
+            print(f"{self.bench:<10} {figure:<44} {value:>14,.1f} {unit}{'  ' + note if note else ''}")
+        sys.stdout.flush()
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)

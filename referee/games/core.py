@@ -1,0 +1,293 @@
+"""The interface every game engine implements, and the types it speaks in.
+
+Modelled on OpenSpiel's ``State``: a game is a small spec (name, player counts,
+settings, how to start) and a mutable state that says whose decision it is, what
+the legal actions are, applies one, and renders the view of one seat.
+
+Engines are pure: no I/O, no wall clock, no global state. All randomness comes
+from ``random.Random(seed)`` owned by the state, so ``(seed, actions)`` replays a
+game exactly.
+
+Actions are short strings such as ``"take:2"``, ``"convoy:illegal"`` or ``"done"``.
+Strings are hashable, cheap to compare, readable in logs and game records, and
+map one-to-one onto the typed protocol messages. A choice of several cards is
+built one card at a time and closed with ``"done"``, so no list of legal actions
+grows with the number of subsets of a hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from .cards import CardSet
+from .views import EventLog
+
+Action = str
+View = dict[str, Any]
+
+TERMINAL = -1
+"""``current_player()`` of a finished game."""
+
+DONE: Action = "done"
+"""Closes a multi-card choice (a convoy, a bribe, a set) or ends an optional second pick."""
+
+
+class GameError(Exception):
+    """Base class of every error an engine raises on bad input."""
+
+
+class UnknownGame(GameError, KeyError):
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0])
+
+
+class BadSettings(GameError, ValueError):
+    """A setting that does not exist or has a value of the wrong kind."""
+
+
+class BadPlayerCount(GameError, ValueError):
+    """The game does not allow that many players."""
+
+
+class ActionError(GameError, ValueError):
+    """An action was refused; the state is unchanged."""
+
+
+class MalformedAction(ActionError):
+    """The action is not an action string at all."""
+
+
+class IllegalAction(ActionError):
+    """A well-formed action that is not in the current list of legal actions."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Base of each game's settings: one field per [house] rule, with its default.
+
+    Subclasses are frozen dataclasses; each field's docstring-like comment in the
+    game module says which rule it names.
+    """
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any] | None) -> Settings:
+        """Builds settings from a mapping, accepting strings as the CLI gives them.
+
+        Unknown names and values of the wrong kind raise :class:`BadSettings`
+        naming the setting, so a typo in a league config is caught before any game.
+        """
+        values = dict(values or {})
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - set(fields))
+        if unknown:
+            raise BadSettings(
+                f"unknown setting(s) {', '.join(unknown)} for {cls.__name__}; "
+                f"known: {', '.join(sorted(fields)) or 'none'}"
+            )
+        hints = typing.get_type_hints(cls)
+        parsed = {name: _coerce(name, hints[name], raw) for name, raw in values.items()}
+        return cls(**parsed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _coerce(name: str, kind: Any, raw: Any) -> Any:
+    """Converts ``raw`` to ``kind`` (bool, int, str, a Literal or ``X | None``)."""
+    origin = typing.get_origin(kind)
+    if origin is typing.Literal:
+        allowed = typing.get_args(kind)
+        for option in allowed:
+            if raw == option or (isinstance(raw, str) and str(option) == raw):
+                return option
+        raise BadSettings(f"setting {name}: {raw!r} is not one of {', '.join(map(str, allowed))}")
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(kind)
+        is_none = raw is None or (isinstance(raw, str) and raw.lower() in ("none", ""))
+        if is_none and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _coerce(name, inner[0], raw)
+    if kind is bool:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+            return raw.lower() in ("true", "yes", "on", "1")
+        raise BadSettings(f"setting {name}: expected true or false, got {raw!r}")
+    if kind is int:
+        if isinstance(raw, bool):
+            raise BadSettings(f"setting {name}: expected an integer, got {raw!r}")
+        if isinstance(raw, int):
+            return raw
+        if isinstance(raw, str):
+            try:
+                return int(raw)
+            except ValueError:
+                pass
+        raise BadSettings(f"setting {name}: expected an integer, got {raw!r}")
+    if kind is str:
+        if isinstance(raw, str):
+            return raw
+        raise BadSettings(f"setting {name}: expected a string, got {raw!r}")
+    raise BadSettings(f"setting {name}: unsupported type {kind!r}")  # pragma: no cover
+
+
+class State(ABC):
+    """One game in progress. Subclasses implement the rules of one game.
+
+    The referee's loop is::
+
+        while not state.is_terminal():
+            seat = state.current_player()
+            action = bot[seat].decide(state.view(seat), state.legal_actions())
+            state.apply(action)
+        state.scores(), state.ranks()
+    """
+
+    game: ClassVar[GameSpec]
+
+    def __init__(self, num_players: int, seed: int, settings: Settings) -> None:
+        self.num_players = num_players
+        self.seed = seed
+        self.settings = settings
+        self.rng = random.Random(seed)
+        self.log = EventLog(num_players)
+        self._legal: list[Action] | None = None
+
+    # -- whose decision, and what may be done -------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat that must decide now, or :data:`TERMINAL`.
+
+        It may differ from the seat whose turn it is (a claim, a defence, a discard).
+        """
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of :meth:`current_player`, in a fixed order.
+
+        The list is cached until the next :meth:`apply`; treat it as read-only.
+        """
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        return self._legal
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]: ...
+
+    def apply(self, action: Action) -> None:
+        """Applies ``action`` for :meth:`current_player`.
+
+        A malformed or illegal action raises :class:`ActionError` and leaves the
+        state exactly as it was.
+        """
+        if not isinstance(action, str):
+            raise MalformedAction(
+                f"an action must be a string such as 'done', got {type(action).__name__} {action!r}"
+            )
+        legal = self.legal_actions()
+        if action not in legal:
+            if self.is_terminal():
+                raise IllegalAction(f"the game is over; no action is legal (got {action!r})")
+            raise IllegalAction(
+                f"{action!r} is not legal for seat {self.current_player()} in phase "
+                f"{self.phase_name()!r}; legal: {', '.join(legal)}"
+            )
+        self._legal = None
+        self._apply(action)
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Applies an action already known to be legal."""
+
+    @abstractmethod
+    def phase_name(self) -> str:
+        """A short name of the kind of decision pending, for messages and views."""
+
+    # -- the end ----------------------------------------------------------------------------
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score in the game's own unit (final once terminal)."""
+
+    def ranks(self) -> list[int]:
+        """1 is best; equal scores share a place (standard competition ranking)."""
+        return ranks_from_scores(self.scores())
+
+    # -- information ----------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int) -> View:
+        """Everything ``seat`` may know now, as plain JSON-able data.
+
+        Built only from what the rules file's "Who knows what" grants that seat, and
+        including the events since that seat's last decision.
+        """
+
+    @abstractmethod
+    def card_places(self) -> dict[str, list[int]]:
+        """Every card id, by place. Each card is in exactly one place at all times.
+
+        The lists are the state's own: tests use them to check conservation and to
+        perturb hidden information.
+        """
+
+    def history(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """Every event so far as ``seat`` may see it; everything when ``seat`` is None."""
+        return self.log.history(seat)
+
+    def clone(self) -> State:
+        import copy
+
+        return copy.deepcopy(self)
+
+
+def ranks_from_scores(scores: list[int]) -> list[int]:
+    """Standard competition ranking: ``[10, 30, 30, 5] -> [3, 1, 1, 4]``."""
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSpec:
+    """The declarative description of one game (cf. kaggle-environments' specs)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    settings: type[Settings]
+    state: type[State]
+    version: str
+    cards: CardSet
+    score_unit: str = "points"
+    describe_event: Callable[[dict[str, Any], Callable[[int], str]], str | None] = (
+        lambda event, name: None
+    )
+    """Renders one event as a line of a readable log (None: no line)."""
+
+    def check_players(self, num_players: int) -> None:
+        if not isinstance(num_players, int) or not (
+            self.min_players <= num_players <= self.max_players
+        ):
+            raise BadPlayerCount(
+                f"{self.title} is played by {self.min_players} to {self.max_players} players, "
+                f"not {num_players}"
+            )
+
+    def new_game(
+        self,
+        num_players: int,
+        seed: int,
+        settings: Settings | Mapping[str, Any] | None = None,
+    ) -> State:
+        """Starts a game. ``settings`` may be a Settings object or a mapping of overrides."""
+        self.check_players(num_players)
+        if not isinstance(settings, self.settings):
+            settings = self.settings.from_mapping(settings)
+        return self.state(num_players, seed, settings)

@@ -1,0 +1,588 @@
+"""Prohis: smuggling and bluffing, 3 to 6 players.
+
+The rules are those of ``shared/rules/prohis.md``, in the order they are given
+there. Names follow the rulebook: a *convoy* is run past the other players, who may
+*claim* with a Prohi card; the highest claim makes the *Inspector*, who may be
+*bribed*, may *waive*, or *inspects* by turning convoy cards face up.
+
+Decisions are fine-grained; each lists every legal action:
+
+========  =====================  ==================================================
+phase     who decides            actions
+========  =====================  ==================================================
+turn      the active player      ``take:<i>`` (market slot i), ``pile``,
+                                 ``convoy:<card>`` (first convoy card), ``pass``
+draw      the active player      second pick: ``take:<i>``, ``pile``, or ``done``
+convoy    the Smuggler           ``convoy:<card>`` (next card), ``done`` (2 to 4 cards)
+claim     each other player      ``claim:<rank>`` or ``decline``
+bribe     the Smuggler           ``bribe:<card>`` (one card at a time), then ``done``
+                                 to offer; or ``silent``
+respond   the Inspector          ``accept`` or ``reject``
+waive     the Inspector          ``waive`` or ``inspect`` (only if no bribe was offered)
+flip      the Inspector          ``flip:<position>``
+========  =====================  ==================================================
+
+``<card>`` is one of ``legal``, ``illegal``, ``lieutenant``, ``captain``, ``major``;
+``<rank>`` one of the last three.
+
+Where the rules file is silent, this engine decides:
+
+* Flips are not optional: the Inspector turns cards until one stops the
+  inspection or the rank's allowance (capped by the convoy size) is used up.
+  Stopping early could never help the Inspector.
+* A second draw pick with nothing left to take ends the turn without a decision.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Literal
+
+from .cards import CardSet, deal, shuffled
+from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State, View
+from .views import seat_view
+
+# -- cards -------------------------------------------------------------------------------
+LEGAL, ILLEGAL, LIEUTENANT, CAPTAIN, MAJOR = range(5)
+CARDS = CardSet(
+    [("legal", 58), ("illegal", 30), ("lieutenant", 8), ("captain", 6), ("major", 6)]
+)
+FACE = CARDS.face_of
+NAMES = CARDS.names
+PROHI = (LIEUTENANT, CAPTAIN, MAJOR)
+UNKNOWN = "unknown"  # a face-down card whose face this seat may not know
+
+# With 3 or 4 players these are removed at random before the game: (face, count).
+REMOVED_FOR_SMALL_GAMES = ((LEGAL, 18), (ILLEGAL, 10), (LIEUTENANT, 2))
+STARTING_DEAL = 4
+MARKET_SIZE = 4
+MAX_HAND_TO_DRAW = 7  # a player holding 8 or more cards may not draw
+CONVOY_MIN, CONVOY_MAX = 2, 4
+FLIPS = {LIEUTENANT: 1, CAPTAIN: 2, MAJOR: 3}
+
+# Scoring, in dollars: (in the warehouse, left in hand).
+WAREHOUSE_VALUE = (1000, 4000, 3000, 4000, 5000)
+HAND_VALUE = (0, -4000, 1000, 2000, 3000)
+
+
+@dataclasses.dataclass(frozen=True)
+class ProhisSettings(Settings):
+    """The [house] rules of Prohis, with the rules file's defaults."""
+
+    pass_anytime: bool = True
+    """A player may pass at any time. Off: only once the end is triggered, or when forced."""
+
+    max_bribe_offers: int = 3
+    """At most this many bribe offers per inspection."""
+
+    reclaim_on_waive: bool = False
+    """An Inspector who waives takes the Prohi back into hand (the rulebook's variant)
+    instead of banking it face down in their warehouse."""
+
+    seizure_takes_prohi: bool = True
+    """After the published French rules: an Inspector who seizes a convoy banks their own
+    Prohi card with it. Off: the Prohi goes back to the Inspector's hand."""
+
+    tie_break: Literal["none", "most_illegal"] = "none"
+    """Equal money shares the place (``none``), or ``most_illegal``: more Illegal Goods
+    in the warehouse ranks higher, and only a further tie shares the place."""
+
+    def __post_init__(self) -> None:
+        if self.max_bribe_offers < 1:
+            raise BadSettings(f"setting max_bribe_offers: must be at least 1, got {self.max_bribe_offers}")
+
+
+# -- phases and actions ------------------------------------------------------------------
+TURN, DRAW, CONVOY, CLAIM, BRIBE, RESPOND, WAIVE, FLIP, OVER = range(9)
+PHASES = ("turn", "draw", "convoy", "claim", "bribe", "respond", "waive", "flip", "over")
+
+TAKE = tuple(f"take:{i}" for i in range(MARKET_SIZE))
+PILE = "pile"
+PASS = "pass"
+CONVOY_CARD = tuple(f"convoy:{n}" for n in NAMES)
+CLAIM_CARD = {f: f"claim:{NAMES[f]}" for f in PROHI}
+DECLINE = "decline"
+BRIBE_CARD = tuple(f"bribe:{n}" for n in NAMES)
+SILENT = "silent"
+ACCEPT, REJECT = "accept", "reject"
+WAIVE_ACT, INSPECT = "waive", "inspect"
+FLIP_AT = tuple(f"flip:{i}" for i in range(CONVOY_MAX))
+
+# action string -> (verb, argument) for the actions that carry one
+_PARSED: dict[str, tuple[str, int]] = {}
+for _i, _a in enumerate(TAKE):
+    _PARSED[_a] = ("take", _i)
+for _i, _a in enumerate(FLIP_AT):
+    _PARSED[_a] = ("flip", _i)
+for _f in range(len(NAMES)):
+    _PARSED[CONVOY_CARD[_f]] = ("convoy", _f)
+    _PARSED[BRIBE_CARD[_f]] = ("bribe", _f)
+for _f, _a in CLAIM_CARD.items():
+    _PARSED[_a] = ("claim", _f)
+
+
+def _faces_in(cards: list[int]) -> list[int]:
+    """The distinct faces among ``cards``, in face order."""
+    seen = [False] * 5
+    for c in cards:
+        seen[FACE[c]] = True
+    return [f for f in range(5) if seen[f]]
+
+
+def _take_face(cards: list[int], face: int) -> int:
+    """Removes and returns one card of ``face`` from ``cards`` (which must hold one)."""
+    for i, c in enumerate(cards):
+        if FACE[c] == face:
+            del cards[i]
+            return c
+    raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
+
+
+class ProhisState(State):
+    """A game of Prohis. Seats are numbered clockwise from 0."""
+
+    settings: ProhisSettings
+
+    def __init__(self, num_players: int, seed: int, settings: ProhisSettings) -> None:
+        super().__init__(num_players, seed, settings)
+        n, rng = num_players, self.rng
+
+        # Setup 1: one Captain and one Major each; the others leave the game.
+        captains, majors = CARDS.ids("captain"), CARDS.ids("major")
+        self.hands: list[list[int]] = [[captains[s], majors[s]] for s in range(n)]
+        self.removed: list[int] = captains[n:] + majors[n:]
+        # Setup 2 (and the 3-4 player removal): goods and Lieutenants make the deck.
+        deck: list[int] = []
+        for face in (LEGAL, ILLEGAL, LIEUTENANT):
+            ids = CARDS.ids(NAMES[face])
+            if n <= 4:
+                drop = dict(REMOVED_FOR_SMALL_GAMES)[face]
+                ids = shuffled(rng, ids)
+                self.removed += ids[:drop]
+                ids = ids[drop:]
+            deck += ids
+        self.pile: list[int] = shuffled(rng, deck)  # the top card is the last one
+        # Setup 3: four cards each, face down.
+        for s in range(n):
+            self.hands[s] += deal(self.pile, STARTING_DEAL)
+        # Setup 4: the market.
+        self.market: list[int] = deal(self.pile, MARKET_SIZE)
+        # Setup 5: a random first player.
+        first = rng.randrange(n)
+
+        self.warehouses: list[list[int]] = [[] for _ in range(n)]
+        self.passed = [False] * n
+        self.end_triggered = False
+        self.final_turns: list[int] = []  # seats still to take their last turn, in order
+        self.phase = TURN
+        self.active = first  # whose turn it is: the Smuggler once a convoy is run
+        self.to_act = first
+        self.first_pick = ""  # "market" or "pile" during the second draw pick
+        # The convoy and its inspection.
+        self.convoy: list[int] = []
+        self.revealed: list[bool] = []
+        self.claim_order: list[int] = []  # seats still to claim or decline
+        self.claims: list[tuple[int, int]] = []  # (seat, Prohi card id) on the table
+        self.inspector = -1
+        self.bribe: list[int] = []
+        self.offers = 0
+        self.flips_left = 0
+        self.log.add({"type": "turn", "seat": first})
+
+    # -- whose decision ------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == OVER else self.to_act
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
+    # -- legal actions -------------------------------------------------------------------
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == TURN:
+            hand = self.hands[self.active]
+            acts: list[Action] = []
+            if len(hand) <= MAX_HAND_TO_DRAW:
+                acts += TAKE[: len(self.market)]
+                if self.pile:
+                    acts.append(PILE)
+            if len(hand) >= CONVOY_MIN:
+                acts += [CONVOY_CARD[f] for f in _faces_in(hand)]
+            if not acts or self.settings.pass_anytime or self.end_triggered:
+                acts.append(PASS)  # a player with no legal draw and fewer than 2 cards must pass
+            return acts
+        if phase == DRAW:
+            acts = list(TAKE[: len(self.market)])
+            if self.pile and self.first_pick == "market":
+                acts.append(PILE)  # never two cards from the pile
+            acts.append(DONE)
+            return acts
+        if phase == CONVOY:
+            acts = []
+            if len(self.convoy) < CONVOY_MAX:
+                acts += [CONVOY_CARD[f] for f in _faces_in(self.hands[self.active])]
+            if len(self.convoy) >= CONVOY_MIN:
+                acts.append(DONE)
+            return acts
+        if phase == CLAIM:
+            hand = self.hands[self.to_act]
+            return [CLAIM_CARD[f] for f in _faces_in(hand) if f >= LIEUTENANT] + [DECLINE]
+        if phase == BRIBE:
+            acts = [BRIBE_CARD[f] for f in _faces_in(self.hands[self.active])]
+            acts.append(DONE if self.bribe else SILENT)
+            return acts
+        if phase == RESPOND:
+            return [ACCEPT, REJECT]
+        if phase == WAIVE:
+            return [WAIVE_ACT, INSPECT]
+        if phase == FLIP:
+            return [FLIP_AT[i] for i, up in enumerate(self.revealed) if not up]
+        return []
+
+    # -- applying actions ----------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        seat = self.to_act
+        self.log.mark(seat)
+        verb, arg = _PARSED.get(action, (action, -1))
+        phase = self.phase
+        if phase in (TURN, DRAW):
+            if verb == "take":
+                self._take_market(seat, arg)
+            elif verb == PILE:
+                self._take_pile(seat)
+            elif verb == DONE:
+                self._end_turn()
+            elif verb == "convoy":
+                self.convoy.append(_take_face(self.hands[seat], arg))
+                self.revealed.append(False)
+                self.phase = CONVOY
+            else:  # pass
+                self.passed[seat] = True
+                self.log.add({"type": "pass", "seat": seat})
+                self._end_turn()
+        elif phase == CONVOY:
+            if verb == "convoy":
+                self.convoy.append(_take_face(self.hands[seat], arg))
+                self.revealed.append(False)
+            else:
+                self._close_convoy()
+        elif phase == CLAIM:
+            self._claim(seat, arg if verb == "claim" else -1)
+        elif phase == BRIBE:
+            if verb == "bribe":
+                self.bribe.append(_take_face(self.hands[seat], arg))
+            elif verb == DONE:
+                self.offers += 1
+                self.log.add(
+                    {"type": "bribe", "seat": seat, "count": len(self.bribe)},
+                    {"cards": CARDS.sorted_names(self.bribe)},
+                    to=(seat, self.inspector),
+                )
+                self.phase, self.to_act = RESPOND, self.inspector
+            else:  # silent
+                self.log.add({"type": "silent", "seat": seat})
+                if self.offers == 0:
+                    self.phase, self.to_act = WAIVE, self.inspector
+                else:
+                    self._start_inspection()
+        elif phase == RESPOND:
+            self._respond(action == ACCEPT)
+        elif phase == WAIVE:
+            self.log.add({"type": action, "seat": seat})
+            if action == WAIVE_ACT:
+                prohi = self._inspector_card()
+                if self.settings.reclaim_on_waive:
+                    self.hands[seat].append(prohi)
+                else:
+                    self.warehouses[seat].append(prohi)
+                self._convoy_succeeds("waived")
+            else:
+                self._start_inspection()
+        elif phase == FLIP:
+            self._flip(arg)
+
+    # A. Draw ------------------------------------------------------------------------------
+    def _take_market(self, seat: int, slot: int) -> None:
+        card = self.market[slot]
+        self.hands[seat].append(card)
+        self.log.add({"type": "take", "seat": seat, "position": slot, "card": NAMES[FACE[card]]})
+        if self.pile:  # the face-up card is replaced at once
+            new = self.pile.pop()
+            self.market[slot] = new
+            self.log.add({"type": "refill", "position": slot, "card": NAMES[FACE[new]]})
+        else:
+            del self.market[slot]
+        self._after_pick("market")
+
+    def _take_pile(self, seat: int) -> None:
+        card = self.pile.pop()
+        self.hands[seat].append(card)
+        self.log.add({"type": "pile", "seat": seat}, {"card": NAMES[FACE[card]]}, to=(seat,))
+        self._after_pick("pile")
+
+    def _after_pick(self, source: str) -> None:
+        if self.phase == DRAW:  # that was the second pick
+            self._end_turn()
+            return
+        self.phase, self.first_pick = DRAW, source
+        if not self.market and not (self.pile and source == "market"):
+            self._end_turn()  # nothing left for a second pick
+
+    # B. Run a convoy ------------------------------------------------------------------------
+    def _close_convoy(self) -> None:
+        smuggler, n = self.active, self.num_players
+        self.log.add(
+            {"type": "convoy", "seat": smuggler, "count": len(self.convoy)},
+            {"cards": [NAMES[FACE[c]] for c in self.convoy]},
+            to=(smuggler,),
+        )
+        self.claim_order = [
+            s for s in ((smuggler + k) % n for k in range(1, n)) if not self.passed[s]
+        ]
+        self._next_claim()
+
+    # Inspection 1-3: claims, then the Inspector ----------------------------------------
+    def _claim(self, seat: int, face: int) -> None:
+        if face < 0:
+            self.log.add({"type": "decline", "seat": seat})
+        else:
+            self.claims.append((seat, _take_face(self.hands[seat], face)))
+            self.log.add({"type": "claim", "seat": seat, "rank": NAMES[face]})
+        self._next_claim()
+
+    def _next_claim(self) -> None:
+        if self.claim_order:
+            self.phase, self.to_act = CLAIM, self.claim_order.pop(0)
+            return
+        if not self.claims:
+            self._convoy_succeeds("unchallenged")
+            return
+        # Highest rank wins; on equal rank, whoever played first (strictly greater replaces).
+        best_seat, best_card = self.claims[0]
+        for seat, card in self.claims[1:]:
+            if FACE[card] > FACE[best_card]:
+                best_seat, best_card = seat, card
+        for seat, card in self.claims:  # every other claimant takes their Prohi back
+            if seat != best_seat:
+                self.hands[seat].append(card)
+        self.claims = [(best_seat, best_card)]
+        self.inspector = best_seat
+        self.log.add({"type": "inspector", "seat": best_seat, "rank": NAMES[FACE[best_card]]})
+        self.phase, self.to_act = BRIBE, self.active
+
+    def _inspector_card(self) -> int:
+        """Takes the Inspector's Prohi card off the table."""
+        card = self.claims[0][1]
+        self.claims = []
+        return card
+
+    # Inspection 4-5: bribes, waiving ---------------------------------------------------
+    def _respond(self, accept: bool) -> None:
+        inspector, smuggler = self.inspector, self.active
+        self.log.add({"type": "accept" if accept else "reject", "seat": inspector})
+        if accept:
+            self.warehouses[inspector] += self.bribe
+            self.bribe = []
+            self.hands[inspector].append(self._inspector_card())
+            self._convoy_succeeds("bribed")
+            return
+        self.hands[smuggler] += self.bribe
+        self.bribe = []
+        if self.offers < self.settings.max_bribe_offers:
+            self.phase, self.to_act = BRIBE, smuggler
+        else:
+            self._start_inspection()
+
+    # Inspection 6 ------------------------------------------------------------------------
+    def _start_inspection(self) -> None:
+        rank = FACE[self.claims[0][1]]
+        self.flips_left = min(FLIPS[rank], len(self.convoy))
+        self.phase, self.to_act = FLIP, self.inspector
+
+    def _flip(self, position: int) -> None:
+        inspector, smuggler = self.inspector, self.active
+        self.revealed[position] = True
+        self.flips_left -= 1
+        face = FACE[self.convoy[position]]
+        self.log.add({"type": "flip", "seat": inspector, "position": position, "card": NAMES[face]})
+        if face == ILLEGAL:  # the convoy fails: the Inspector seizes it
+            prohi = self._inspector_card()
+            self.warehouses[inspector] += self.convoy
+            if self.settings.seizure_takes_prohi:
+                self.warehouses[inspector].append(prohi)
+            else:
+                self.hands[inspector].append(prohi)
+            self.convoy, self.revealed = [], []
+            self._resolve("seized")
+        elif face != LEGAL or self.flips_left == 0:  # a Prohi card, or only Legal Goods
+            self.hands[smuggler].append(self._inspector_card())
+            self._convoy_succeeds("cleared")
+
+    def _convoy_succeeds(self, outcome: str) -> None:
+        self.warehouses[self.active] += self.convoy
+        self.convoy, self.revealed = [], []
+        self._resolve(outcome)
+
+    def _resolve(self, outcome: str) -> None:
+        self.log.add(
+            {"type": "outcome", "seat": self.active, "outcome": outcome, "inspector": self.inspector}
+        )
+        self.inspector, self.offers, self.flips_left = -1, 0, 0
+        self._end_turn()
+
+    # End of a turn, end of the game ------------------------------------------------------
+    def _end_turn(self) -> None:
+        n, active = self.num_players, self.active
+        if all(self.passed):
+            self._game_over()
+            return
+        if not self.end_triggered and not self.pile and len(self.market) < MARKET_SIZE:
+            self.end_triggered = True
+            order = [(active + k) % n for k in range(1, n + 1)]  # the trigger goes last
+            self.final_turns = [s for s in order if not self.passed[s]]
+            self.log.add({"type": "end_triggered", "seat": active})
+        if self.end_triggered:
+            if not self.final_turns:
+                self._game_over()
+                return
+            nxt = self.final_turns.pop(0)
+        else:
+            nxt = next(s for s in ((active + k) % n for k in range(1, n + 1)) if not self.passed[s])
+        self.phase, self.active, self.to_act, self.first_pick = TURN, nxt, nxt, ""
+        self.log.add({"type": "turn", "seat": nxt})
+
+    def _game_over(self) -> None:
+        self.phase, self.to_act = OVER, TERMINAL
+        self.log.add({"type": "game_over", "scores": self.scores()})
+
+    # -- scoring -------------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        return [
+            sum(WAREHOUSE_VALUE[FACE[c]] for c in self.warehouses[s])
+            + sum(HAND_VALUE[FACE[c]] for c in self.hands[s])
+            for s in range(self.num_players)
+        ]
+
+    def ranks(self) -> list[int]:
+        scores = self.scores()
+        if self.settings.tie_break == "most_illegal":
+            keys = [
+                (score, sum(1 for c in self.warehouses[s] if FACE[c] == ILLEGAL))
+                for s, score in enumerate(scores)
+            ]
+            return [1 + sum(1 for other in keys if other > k) for k in keys]
+        return super().ranks()
+
+    # -- information -----------------------------------------------------------------------
+    def view(self, seat: int) -> View:
+        smuggler, inspector, phase = self.active, self.inspector, self.phase
+        v = seat_view(self, seat, PHASES[phase], self.current_player(), self.log)
+        hands, warehouses, passed = self.hands, self.warehouses, self.passed
+        sees_convoy = seat == smuggler
+        sees_bribe = seat == smuggler or (seat == inspector and phase == RESPOND)
+        v["active"] = smuggler
+        v["hand"] = CARDS.sorted_names(hands[seat])
+        v["warehouse"] = CARDS.sorted_names(warehouses[seat])
+        v["players"] = [
+            {"hand_size": len(hands[s]), "warehouse_size": len(warehouses[s]), "passed": passed[s]}
+            for s in range(self.num_players)
+        ]
+        v["market"] = [NAMES[FACE[c]] for c in self.market]
+        v["pile_size"] = len(self.pile)
+        v["convoy"] = [
+            NAMES[FACE[c]] if (sees_convoy or up) else UNKNOWN
+            for c, up in zip(self.convoy, self.revealed, strict=True)
+        ]
+        v["revealed"] = list(self.revealed)
+        v["claims"] = [{"seat": s, "rank": NAMES[FACE[c]]} for s, c in self.claims]
+        v["inspector"] = inspector
+        v["bribe"] = CARDS.sorted_names(self.bribe) if sees_bribe else []
+        v["bribe_size"] = len(self.bribe)
+        v["offers"] = self.offers
+        v["flips_left"] = self.flips_left
+        v["first_pick"] = self.first_pick
+        v["end_triggered"] = self.end_triggered
+        v["final_turns"] = list(self.final_turns)
+        return v
+
+    def card_places(self) -> dict[str, list[int]]:
+        places = {"pile": self.pile, "market": self.market, "removed": self.removed,
+                  "convoy": self.convoy, "bribe": self.bribe}
+        places["claims"] = [c for _, c in self.claims]  # a copy: claims pair cards with seats
+        for s in range(self.num_players):
+            places[f"hand{s}"] = self.hands[s]
+            places[f"warehouse{s}"] = self.warehouses[s]
+        return places
+
+
+# -- readable logs -------------------------------------------------------------------------
+def describe_event(event: dict, name: Callable[[int], str]) -> str | None:
+    """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
+    kind, who = event["type"], name(event["seat"]) if "seat" in event else ""
+    card = event.get("card")
+    match kind:
+        case "turn":
+            return f"-- {who}'s turn"
+        case "take":
+            return f"{who} takes the {card} from market slot {event['position']}"
+        case "refill":
+            return f"   market slot {event['position']} refilled: {card}"
+        case "pile":
+            return f"{who} draws from the pile" + (f" ({card})" if card else "")
+        case "pass":
+            return f"{who} passes and leaves the game"
+        case "convoy":
+            cards = event.get("cards")
+            return f"{who} runs a convoy of {event['count']}" + (f": {', '.join(cards)}" if cards else "")
+        case "claim":
+            return f"   {who} claims with a {event['rank']}"
+        case "decline":
+            return f"   {who} declines"
+        case "inspector":
+            return f"   {who} is the Inspector ({event['rank']})"
+        case "bribe":
+            cards = event.get("cards")
+            return f"   {who} offers a bribe of {event['count']} card(s)" + (
+                f": {', '.join(cards)}" if cards else ""
+            )
+        case "silent":
+            return f"   {who} stays silent"
+        case "accept" | "reject" | "waive" | "inspect":
+            return f"   {who} {kind}s" if kind != "waive" else f"   {who} waives the inspection"
+        case "flip":
+            return f"   {who} turns up position {event['position']}: {card}"
+        case "outcome":
+            return f"   convoy {OUTCOME_TEXT[event['outcome']]}"
+        case "end_triggered":
+            return "** the pile is empty and the market short: everyone takes one last turn"
+        case "game_over":
+            return "** game over"
+    return None
+
+
+OUTCOME_TEXT = {
+    "unchallenged": "passes unchallenged into the smuggler's warehouse",
+    "bribed": "passes: the bribe was taken",
+    "waived": "passes: the Inspector waived, banking their Prohi",
+    "cleared": "passes inspection; the smuggler takes the Inspector's Prohi",
+    "seized": "seized by the Inspector",
+}
+
+
+GAME = GameSpec(
+    name="prohis",
+    title="Prohis",
+    min_players=3,
+    max_players=6,
+    settings=ProhisSettings,
+    state=ProhisState,
+    version="1.0.0",
+    cards=CARDS,
+    score_unit="$",
+    describe_event=describe_event,
+)
+ProhisState.game = GAME

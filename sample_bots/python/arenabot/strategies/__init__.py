@@ -1,0 +1,28 @@
+"""Ready-made strategies: what a bot author would write in ``decide(view, legal_actions)``.
+
+They read only the seat's view (a plain dict, the same shape in process and over the
+wire), so the referee's in-process players and the sample bots run identical code.
+"""
+
+from __future__ import annotations
+
+from .base import Strategy
+from .prohis_heuristic import ProhisHeuristic
+from .random_choice import RandomStrategy
+
+HEURISTICS: dict[str, type[Strategy]] = {"prohis": ProhisHeuristic}
+
+
+def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
+    """``kind`` is ``random`` or ``heuristic``; heuristics exist per game."""
+    if kind == "random":
+        return RandomStrategy(seed)
+    if kind == "heuristic":
+        try:
+            return HEURISTICS[game](seed)
+        except KeyError:
+            raise ValueError(f"no heuristic strategy for game {game!r}") from None
+    raise ValueError(f"unknown strategy {kind!r}; known: random, heuristic")
+
+
+__all__ = ["HEURISTICS", "ProhisHeuristic", "RandomStrategy", "Strategy", "make_strategy"]
