@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test lint demo bench clean
+.PHONY: setup test lint demo bench protos clean
 
 setup: $(STAMP)
 
@@ -28,6 +28,11 @@ demo: setup
 ## bench: the benchmarks (not part of the tests)
 bench: setup
 	$(BIN)/python -m bench.engines
+	$(BIN)/python -m bench.protocol
+
+## protos: regenerate the Python code of protos/ (a test fails when it is stale)
+protos: setup
+	$(BIN)/python protos/generate.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

@@ -1,0 +1,7 @@
+"""The referee: one match, one process. Engines, seats, time control, records."""
+
+import os
+
+# The referee forks only to exec bots at once, never to run gRPC in a child: gRPC's
+# fork handlers are not needed, and they log a line at every bot start under uvloop.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import play
+from . import match, play, replay
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,3 +14,5 @@ def main() -> None:
 
 
 main.add_command(play.play)
+main.add_command(match.match)
+main.add_command(replay.replay)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import click
 
-from referee.games import GAMES, GameError, get_game
+from referee.games import GameError, get_game
 from referee.players import KINDS, make_player
 from referee.selfplay import play as play_game
 from referee.textlog import event_lines, result_lines
 
-from .options import parse_settings
+from .options import GAME, parse_settings
 
 
 @click.command()
-@click.option("--game", "game_name", type=click.Choice(sorted(GAMES)), default="prohis", show_default=True)
+@click.option("--game", "game_name", type=GAME, default="prohis", show_default=True)
 @click.option("--players", "num_players", type=int, default=4, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option(

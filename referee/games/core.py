@@ -270,6 +270,16 @@ class GameSpec:
         lambda event, name: None
     )
     """Renders one event as a line of a readable log (None: no line)."""
+    fallback_preference: tuple[str, ...] = ()
+    """The referee plays for a failed seat the first of these that is legal, else the first
+    legal action: the most passive play the rules allow."""
+
+    def fallback(self, legal: list[Action]) -> Action:
+        """The action played for a seat whose bot has failed (see ``fallback_preference``)."""
+        for action in self.fallback_preference:
+            if action in legal:
+                return action
+        return legal[0]
 
     def check_players(self, num_players: int) -> None:
         if not isinstance(num_players, int) or not (

@@ -584,5 +584,7 @@ GAME = GameSpec(
     cards=CARDS,
     score_unit="$",
     describe_event=describe_event,
+    # A failed seat leaves the game at its next turn and otherwise stays out of the way.
+    fallback_preference=(PASS, DECLINE, SILENT, DONE, REJECT, WAIVE_ACT),
 )
 ProhisState.game = GAME

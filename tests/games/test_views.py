@@ -1,4 +1,5 @@
-"""View perturbation: a seat's view depends on exactly what that seat may know.
+"""View perturbation: a seat's view, and the message sent to it, depend on exactly what
+that seat may know.
 
 Take random mid-game states and each seat s. Swapping two cards between places s
 cannot see (or reordering the pile) must leave the bytes of s's view unchanged;
@@ -14,6 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arenabot import codec
+from arenabot.proto import arena_pb2 as pb
 from referee.games import GAMES, GameSpec, State
 from referee.players import make_player
 
@@ -35,6 +38,15 @@ def random_midgame(spec: GameSpec, n: int, seed: int, steps: int) -> State:
 
 def render(state: State, seat: int) -> str:
     return json.dumps(state.view(seat), sort_keys=True)
+
+
+def wire(state: State, seat: int) -> bytes:
+    """The bytes the referee would send to ``seat``: its DecisionRequest, serialised."""
+    view, events = codec.encode_view(state.view(seat))
+    legal = state.legal_actions() if state.current_player() == seat else []
+    request = pb.DecisionRequest(view=view, events=events,
+                                 legal_actions=[codec.encode_action(state.game.name, a) for a in legal])
+    return request.SerializeToString(deterministic=True)
 
 
 def swap(state: State, a: Slot, b: Slot) -> None:
@@ -67,17 +79,19 @@ def test_view_depends_only_on_what_the_seat_may_see(spec: GameSpec, n: int, seed
                                                    pick: random.Random):
     state = random_midgame(spec, n, seed, steps)
     for seat in range(n):
-        base = render(state, seat)
+        base, base_wire = render(state, seat), wire(state, seat)
         hidden, visible = SLOTS[spec.name](state, seat)
         for a, b in differing_pairs(spec, state, hidden, hidden, pick, 5):
             swap(state, a, b)
             assert render(state, seat) == base, f"seat {seat} saw a swap of hidden {a} and {b}"
+            assert wire(state, seat) == base_wire, f"seat {seat}'s message changed with hidden {a}, {b}"
             swap(state, a, b)
         for a, b in differing_pairs(spec, state, visible, hidden, pick, 5):
             swap(state, a, b)
             assert render(state, seat) != base, f"seat {seat} missed a swap of visible {a} with {b}"
+            assert wire(state, seat) != base_wire, f"seat {seat}'s message missed visible {a}, {b}"
             swap(state, a, b)
-        assert render(state, seat) == base
+        assert render(state, seat) == base and wire(state, seat) == base_wire
 
 
 @pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))

@@ -1,0 +1,94 @@
+"""``arena match``: one match between local bots, run by its own referee process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from referee.spec import SpecError, parse_spec
+
+from .options import GAME, parse_settings
+
+
+def parse_bot(value: str) -> dict:
+    """``NAME=COMMAND`` (a local process) or ``NAME=builtin:random|heuristic`` (in process)."""
+    name, sep, how = value.partition("=")
+    if not sep or not name or not how:
+        raise click.BadParameter(f"expected NAME=COMMAND, got {value!r}", param_hint="--bot")
+    if how.startswith("builtin:"):
+        return {"name": name, "builtin": how.removeprefix("builtin:")}
+    if how.startswith("image:"):
+        return {"name": name, "image": how.removeprefix("image:")}
+    return {"name": name, "command": how}
+
+
+@click.command()
+@click.option("--game", required=True, type=GAME)
+@click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
+              help="A seat, in order: NAME=COMMAND (a local process), NAME=builtin:random|heuristic, "
+                   "or NAME=image:IMAGE (a container). Repeat for each player.")
+@click.option("--games", "num_games", default=4, show_default=True, help="Games in the match.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting.")
+@click.option("--decision-ms", default=1000, show_default=True, help="Per-decision time limit.")
+@click.option("--bank-ms", default=10000, show_default=True, help="Per-game time bank.")
+@click.option("--startup-ms", default=10000, show_default=True, help="Time to connect and say hello.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Where records go (default: runs/match-<time>).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def match(game: str, bots: tuple[str, ...], num_games: int, seed: int, overrides: tuple[str, ...],
+          decision_ms: int, bank_ms: int, startup_ms: int, out: Path | None, as_json: bool) -> None:
+    """Run a match between bots and print the results table.
+
+    Seats rotate between games, and each deal is replayed in every rotation
+    (duplicate deals), so a multiple of the player count is fairest.
+    """
+    match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}"
+    out = out or Path("runs") / match_id
+    data = {
+        "match_id": match_id, "game": game, "games": num_games, "seed": seed,
+        "settings": parse_settings(overrides), "bots": [parse_bot(b) for b in bots],
+        "time": {"startup_ms": startup_ms, "decision_ms": decision_ms, "bank_ms": bank_ms},
+    }
+    try:
+        parse_spec(data)
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from exc
+    out.mkdir(parents=True, exist_ok=True)
+    spec_path = out / "spec.json"
+    spec_path.write_text(json.dumps(data, indent=1))
+    proc = subprocess.run([sys.executable, "-m", "referee", str(spec_path), "--out", str(out)],
+                          stdout=subprocess.DEVNULL if as_json else None, stdin=subprocess.DEVNULL)
+    result_path = out / "result.json"
+    if proc.returncode != 0 or not result_path.exists():
+        raise click.ClickException(f"the referee failed (exit status {proc.returncode}); see {out}")
+    result = json.loads(result_path.read_text())
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+        return
+    click.echo()
+    click.echo(results_table(result))
+    click.echo(f"\nrecords: {out}  (arena replay {out / 'game-000.jsonl'})")
+
+
+def results_table(result: dict) -> str:
+    rows = sorted(result["totals"], key=lambda t: (t["mean_rank"], -t["mean_score"]))
+    width = max(4, *(len(t["bot"]) for t in rows))
+    lines = [f"{'bot':<{width}}  {'version':<10} {'games':>5} {'wins':>5} {'mean rank':>9} "
+             f"{'mean score':>11} {'failures':>8}"]
+    for t in rows:
+        lines.append(f"{t['bot']:<{width}}  {t['version'] or '-':<10} {t['games']:>5} {t['wins']:>5} "
+                     f"{t['mean_rank']:>9.2f} {t['mean_score']:>11.1f} {t['failures']:>8}")
+    reasons: dict[str, int] = {}
+    for g in result["games"]:
+        for f in g["failures"]:
+            if f:
+                reasons[f] = reasons.get(f, 0) + 1
+    if reasons:
+        lines.append("failures: " + ", ".join(f"{k} x{v}" for k, v in sorted(reasons.items())))
+    return "\n".join(lines)

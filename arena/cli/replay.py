@@ -1,0 +1,49 @@
+"""``arena replay FILE``: a game record, printed readably."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from referee.games import get_game
+from referee.records import RecordError, read_record
+from referee.textlog import event_lines, result_lines
+
+
+@click.command()
+@click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--seat", type=int, default=None,
+              help="Show the game as this seat saw it (default: everything).")
+@click.option("--check/--no-check", default=True, show_default=True,
+              help="Replay through the engine and check the recorded result.")
+def replay(record_file: Path, seat: int | None, check: bool) -> None:
+    """Print a game record: the game replayed from its seed and actions."""
+    try:
+        record = read_record(record_file)
+        spec = get_game(record.header["game"])
+        state = record.replay()
+    except (RecordError, ValueError, KeyError) as exc:
+        raise click.ClickException(f"{record_file}: {exc}") from exc
+    h = record.header
+    names = [f"{s['bot']}" for s in h["seats"]]
+    if seat is not None and not 0 <= seat < len(names):
+        raise click.BadParameter(f"seat must be 0..{len(names) - 1}", param_hint="--seat")
+    click.echo(f"{spec.title} (engine {h['engine_version']}), match {h['match_id']} game {h['game_index']}, "
+               f"seed {h['seed']}")
+    click.echo("seats: " + ", ".join(f"{i}={n}" for i, n in enumerate(names)))
+    for f in record.failures:
+        click.echo(f"!! {names[f['seat']]} failed: {f['reason']} ({f['detail']})")
+    for line in event_lines(spec, state.history(seat), names):
+        click.echo(line)
+    result = record.result
+    if result is None:
+        click.echo("(the record ends before the game did)")
+        return
+    for line in result_lines(spec, result["scores"], result["ranks"], names, result["failures"]):
+        click.echo(line)
+    if check:
+        if state.scores() != result["scores"]:
+            raise click.ClickException(
+                f"replaying the actions gives scores {state.scores()}, the record says {result['scores']}")
+        click.echo("replay check: the engine reproduces the recorded scores")

@@ -1,0 +1,152 @@
+"""One decision's round trip through the referee, against a bare gRPC echo.
+
+Referee: a 3-player match in which one seat is a trivial Python bot, a local process
+over a Unix socket that answers with the first legal action, and the other two seats
+are in-process players. Each of the bot's decisions is timed in the referee from
+building the view to applying the reply, so it includes the engine, the referee's
+encoding and checks, the record, gRPC over the socket and the bot. The trivial bot does
+not decode the view, so the figure is the referee's; the same match with the bot on the
+Python kit (which decodes every view into a dict) is reported beside it.
+
+Baseline, in the same run: a bare gRPC bidirectional stream over the same kind of
+socket, from Python's grpc.aio with its default event loop, where (as in the protocol)
+the server writes a message of the size of a typical decision request and waits for
+the client to echo it. The referee and the bots run on uvloop, so the echo on uvloop
+is reported too.
+
+    python -m bench.protocol [--repeats 5] [--games 6] [--json]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import click
+import grpc
+
+from referee.match import Match, run_async, tune_gc
+from referee.spec import parse_spec
+
+from .common import Report, median
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ratio(ours: list[float], base: list[float]) -> float:
+    """Median of the per-repeat ratios: each pair ran back to back, under the same noise."""
+    return median([a / b for a, b in zip(ours, base, strict=True)])
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def echo_run(turns: int, payload: bytes, uv: bool = False) -> list[float]:
+    times: list[float] = []
+    done = asyncio.Event()
+
+    async def play(request_iterator, context):
+        await context.read()  # the client's hello
+        for _ in range(turns):
+            t0 = time.perf_counter()
+            await context.write(payload)
+            await context.read()
+            times.append(time.perf_counter() - t0)
+        done.set()
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-", dir="/tmp") as tmp:
+        address = f"unix://{tmp}/echo.sock"
+        server = grpc.aio.server()
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("bench.Echo", {
+            "Play": grpc.stream_stream_rpc_method_handler(play, request_deserializer=bytes,
+                                                          response_serializer=bytes)}),))
+        server.add_insecure_port(address)
+        await server.start()
+        client = subprocess.Popen([sys.executable, "-m", "bench.echo_client", address,
+                                   *(["--uvloop"] if uv else [])], cwd=ROOT)
+        try:
+            await done.wait()
+        finally:
+            await server.stop(None)
+            client.kill()
+            client.wait()
+    return times
+
+
+def referee_run(games: int, seed: int, out: Path, kit: bool) -> list[float]:
+    bot = [sys.executable, str(ROOT / "bench" / "trivial_bot.py"), *(["--kit"] if kit else [])]
+    spec = parse_spec({"match_id": "bench", "game": "prohis", "games": games, "seed": seed,
+                       "bots": [{"name": "trivial", "command": bot},
+                                {"name": "p1", "builtin": "random"}, {"name": "p2", "builtin": "random"}]})
+    match = Match(spec, out)
+    tune_gc()  # as the referee process does
+    run_async(match.run())
+    return [t for b, t in match.decision_times if b == 0]
+
+
+def typical_request_size() -> int:
+    """Median serialised size of the decision requests of a few random games."""
+    import random
+
+    from arenabot import codec
+    from arenabot.proto import arena_pb2 as pb
+    from referee.games import get_game
+
+    sizes = []
+    spec = get_game("prohis")
+    for seed in range(5):
+        state, rng = spec.new_game(3, seed), random.Random(seed)
+        while not state.is_terminal():
+            view, events = codec.encode_view(state.view(state.current_player()))
+            legal = state.legal_actions()
+            msg = pb.RefereeMessage(decision=pb.DecisionRequest(
+                view=view, events=events, legal_actions=[codec.encode_action("prohis", a) for a in legal]))
+            sizes.append(msg.ByteSize())
+            state.apply(rng.choice(legal))
+    return int(statistics.median(sizes))
+
+
+@click.command()
+@click.option("--repeats", default=5, show_default=True)
+@click.option("--games", default=12, show_default=True, help="Games per referee run.")
+@click.option("--json", "as_json", is_flag=True)
+def main(repeats: int, games: int, as_json: bool) -> None:
+    report = Report("protocol", as_json)
+    size = typical_request_size()
+    ref_p50, ref_p99, ref_rate, echo_p50, echo_p99, echo_rate, kit_p50, echo_uv = ([] for _ in range(8))
+    with tempfile.TemporaryDirectory(prefix="arena-bench-runs-") as tmp:
+        for r in range(repeats):  # interleaved, so that machine noise hits all alike
+            times = referee_run(games, r, Path(tmp) / f"run{r}", kit=False)
+            ref_p50.append(percentile(times, 0.5))
+            ref_p99.append(percentile(times, 0.99))
+            ref_rate.append(len(times) / sum(times))
+            kit_p50.append(percentile(referee_run(games, r, Path(tmp) / f"kit{r}", kit=True), 0.5))
+            echo = asyncio.run(echo_run(len(times), b"x" * size))
+            echo_uv.append(percentile(run_async(echo_run(len(times), b"x" * size, uv=True)), 0.5))
+            echo_p50.append(percentile(echo, 0.5))
+            echo_p99.append(percentile(echo, 0.99))
+            echo_rate.append(len(echo) / sum(echo))
+    us = 1e6
+    report.figure("referee_round_trip_p50", median(ref_p50) * us, "us")
+    report.figure("referee_round_trip_p99", median(ref_p99) * us, "us")
+    report.figure("referee_decisions_per_s", median(ref_rate), "decisions/s")
+    report.figure("echo_round_trip_p50", median(echo_p50) * us, "us")
+    report.figure("echo_round_trip_p99", median(echo_p99) * us, "us")
+    report.figure("echo_turns_per_s", median(echo_rate), "turns/s")
+    report.figure("echo_payload_bytes", size, "bytes")
+    report.figure("kit_bot_round_trip_p50", median(kit_p50) * us, "us")
+    report.figure("ratio_p50_referee_over_echo", ratio(ref_p50, echo_p50), "x", "(target <= 1.5)")
+    report.figure("echo_on_uvloop_round_trip_p50", median(echo_uv) * us, "us")
+    report.figure("ratio_p50_referee_over_echo_on_uvloop", ratio(ref_p50, echo_uv), "x")
+    report.figure("ratio_p50_kit_bot_over_echo", ratio(kit_p50, echo_p50), "x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,276 @@
+"""One match: N games between a fixed set of bots, seats rotating between games.
+
+For each game the engine says whose decision it is; that seat's bot gets its view
+and the legal actions, and has the per-decision limit plus what is left of its game
+bank to answer. A bot that times out, crashes, disconnects, answers garbage or an
+illegal action is marked with the reason; from then on the game's *fallback* (see
+``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
+game goes on. A dead bot is restarted before the next game, up to ``max_restarts``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import uvloop
+
+from arenabot.codec import encode_events
+from arenabot.proto import arena_pb2 as pb
+from arenabot.strategies import make_strategy
+
+from .games import GameSpec, get_game
+from .records import RecordWriter
+from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
+from .spec import BotSpec, MatchSpec
+
+T = TypeVar("T")
+SeatFactory = Callable[[str, BotSpec, Path, Path], Seat]
+"""(game, bot, socket directory, log file) -> the seat that reaches that bot."""
+
+
+def tune_gc() -> None:
+    """Collect cycles between games, not during them.
+
+    Mid-game the referee allocates many short-lived dicts and messages, which reference
+    counting frees, and the cyclic collector only adds pauses to every round trip. It is
+    switched off for the process; :meth:`Match.play_game` collects after each game, and
+    the long-lived start-up objects are frozen out of collections altogether.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+
+
+def ranks_with_failures(scores: list[int], failures: list[str]) -> list[int]:
+    """Seats that did not fail are ranked by score; every failed seat shares last place."""
+    ok = [s for s, f in enumerate(failures) if not f]
+    ranks = [len(ok) + 1] * len(scores)
+    for s in ok:
+        ranks[s] = 1 + sum(1 for o in ok if scores[o] > scores[s])
+    return ranks
+
+
+def default_seat(game: str, bot: BotSpec, socket_dir: Path, log_path: Path) -> Seat:
+    if bot.kind == "builtin":
+        return BuiltinSeat(bot.name, bot.version or "builtin", make_strategy(bot.builtin, game))
+    if bot.kind == "process":
+        return ProcessSeat(bot.name, bot.version, bot.command, socket_dir, log_path)
+    from .sandbox import ContainerSeat  # Docker only when a bot needs it
+
+    return ContainerSeat(bot.name, bot.version, bot.image, socket_dir, log_path)
+
+
+class Match:
+    def __init__(self, spec: MatchSpec, out_dir: Path, seat_factory: SeatFactory = default_seat,
+                 progress: Callable[[str], None] | None = None) -> None:
+        self.spec = spec
+        self.game: GameSpec = get_game(spec.game)
+        self.out_dir = out_dir
+        self.seat_factory = seat_factory
+        self.progress = progress or (lambda line: None)
+        self.seats: list[Seat] = []
+        self.results: list[dict[str, Any]] = []
+        self.decision_id = 0
+        # (bot index, wall seconds from building the view to applying the reply), per decision
+        self.decision_times: list[tuple[int, float]] = []
+
+    # -- the whole match --------------------------------------------------------------------
+    async def run(self) -> dict[str, Any]:
+        spec = self.spec
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        socket_root = Path(tempfile.mkdtemp(prefix="arena-", dir="/tmp"))
+        try:
+            for i, bot in enumerate(spec.bots):
+                self.seats.append(self.seat_factory(spec.game, bot, socket_root / f"seat{i}",
+                                                    self.out_dir / f"bot{i}-{bot.name}.log"))
+            self.match_start = pb.MatchStart(
+                match_id=spec.match_id, game=spec.game, num_players=spec.num_players,
+                num_games=spec.games, settings={k: str(v) for k, v in spec.settings.items()},
+                time_control=pb.TimeControl(startup_ms=spec.time.startup_ms,
+                                            decision_ms=spec.time.decision_ms, bank_ms=spec.time.bank_ms),
+                engine_version=self.game.version,
+            )
+            starts = await asyncio.gather(*(s.start(self.match_start) for s in self.seats),
+                                          return_exceptions=True)
+            self.start_failures: dict[int, Failure] = {}
+            for i, outcome in enumerate(starts):
+                if isinstance(outcome, Failure):
+                    self.start_failures[i] = outcome
+                elif isinstance(outcome, BaseException):
+                    raise outcome
+            for g in range(spec.games):
+                await self.play_game(g)
+            for seat in self.seats:
+                await seat.match_end(pb.MatchEnd(match_id=spec.match_id))
+        finally:
+            await asyncio.gather(*(self._close(s) for s in self.seats), return_exceptions=True)
+            shutil.rmtree(socket_root, ignore_errors=True)
+        text = json.dumps(self.result(), indent=1)
+        tmp = self.out_dir / "result.json.tmp"
+        tmp.write_text(text)
+        tmp.replace(self.out_dir / "result.json")
+        return json.loads(text)
+
+    @staticmethod
+    async def _close(seat: Seat) -> None:
+        close = getattr(seat, "close", None)
+        await (close() if close else seat.stop())
+
+    # -- one game -------------------------------------------------------------------------------
+    async def play_game(self, g: int) -> None:
+        spec, game = self.spec, self.game
+        n = spec.num_players
+        bots = [spec.bot_at(g, s) for s in range(n)]  # bot index by seat
+        seed = spec.game_seed(g)
+        failures = [""] * n
+        record = RecordWriter(self.out_dir / f"game-{g:03d}.jsonl")
+        try:
+            players = [pb.Player(name=spec.bots[b].name, version=self._version(b)) for b in bots]
+            record.header(
+                match_id=spec.match_id, game_index=g, game=spec.game, engine_version=game.version,
+                num_players=n, seed=seed, settings=spec.settings, rotation=spec.rotation(g),
+                seats=[{"seat": s, "bot": p.name, "version": p.version} for s, p in enumerate(players)],
+            )
+
+            def fail(seat: int, failure: Failure) -> None:
+                if not failures[seat]:
+                    failures[seat] = failure.reason
+                    record.failure(seat, failure.reason, failure.detail)
+
+            # Bring every bot up for this game; a bot that cannot be revived sits it out.
+            for s, b in enumerate(bots):
+                bot_seat = self.seats[b]
+                if b in self.start_failures and g == 0:
+                    fail(s, self.start_failures[b])
+                    continue
+                try:
+                    await bot_seat.revive(self.match_start, spec.max_restarts)
+                    await bot_seat.game_start(pb.GameStart(
+                        game_index=g, seat=s, num_players=n, players=players, seed=spec.bot_seed(g, s)))
+                except Failure as failure:
+                    fail(s, failure)
+
+            state = game.new_game(n, seed, spec.settings)
+            decision_ms, bank = spec.time.decision_ms / 1000, [spec.time.bank_ms / 1000] * n
+            while not state.is_terminal():
+                s = state.current_player()
+                legal = state.legal_actions()
+                action, elapsed = "", 0.0
+                if not failures[s]:
+                    self.decision_id += 1
+                    t0 = time.perf_counter()
+                    try:
+                        decision = await self.seats[bots[s]].decide(
+                            state.view(s), legal, self.decision_id, decision_ms + bank[s], bank[s])
+                        action, elapsed = decision.action, decision.elapsed
+                        bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
+                        if action not in legal:
+                            fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"))
+                    except Failure as failure:
+                        fail(s, failure)
+                if failures[s]:
+                    state.apply(fallback := game.fallback(legal))
+                    record.decision(s, fallback, 0.0, fallback=True)
+                else:
+                    state.apply(action)
+                    self.decision_times.append((bots[s], time.perf_counter() - t0))
+                    record.decision(s, action, elapsed * 1000)
+
+            scores = state.scores()
+            ranks = ranks_with_failures(scores, failures)
+            record.result(scores, ranks, failures)
+        finally:
+            record.close()
+
+        results = [pb.SeatResult(seat=s, score=scores[s], rank=ranks[s], failure=failures[s],
+                                 player=players[s]) for s in range(n)]
+        for s, b in enumerate(bots):
+            end = pb.GameEnd(game_index=g, results=results)
+            if self.seats[b].alive and not isinstance(self.seats[b], BuiltinSeat):
+                end.events.extend(encode_events(spec.game, state.log.since(s)))
+            await self.seats[b].game_end(end)
+        self.results.append({"index": g, "seed": seed, "rotation": spec.rotation(g), "bots": bots,
+                             "scores": scores, "ranks": ranks, "failures": failures,
+                             "record": f"game-{g:03d}.jsonl"})
+        if not gc.isenabled():
+            gc.collect()  # see tune_gc
+        names = [spec.bots[b].name for b in bots]
+        line = ", ".join(
+            f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")
+            for s in range(n)
+        )
+        self.progress(f"game {g + 1}/{spec.games} seed {seed}: {line}")
+
+    def _version(self, b: int) -> str:
+        seat = self.seats[b]
+        hello = getattr(seat, "hello", None)
+        if hello is not None and hello.version:
+            return hello.version
+        return self.spec.bots[b].version or seat.version
+
+    # -- the result ---------------------------------------------------------------------------
+    def result(self) -> dict[str, Any]:
+        spec = self.spec
+        totals = []
+        for b, bot in enumerate(spec.bots):
+            mine = [(r["bots"].index(b), r) for r in self.results]
+            totals.append({
+                "bot": bot.name,
+                "version": self._version(b),
+                "games": len(mine),
+                "wins": sum(1 for s, r in mine if r["ranks"][s] == 1),
+                "mean_score": sum(r["scores"][s] for s, r in mine) / len(mine) if mine else 0,
+                "mean_rank": sum(r["ranks"][s] for s, r in mine) / len(mine) if mine else 0,
+                "failures": sum(1 for s, r in mine if r["failures"][s]),
+                "restarts": self.seats[b].restarts if b < len(self.seats) else 0,
+            })
+        return {
+            "match_id": spec.match_id, "game": spec.game, "engine_version": self.game.version,
+            "spec": spec.to_dict(), "games": self.results, "totals": totals,
+            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+
+
+def run_match(spec: MatchSpec, out_dir: Path, seat_factory: SeatFactory = default_seat,
+              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Runs a match to its end in a fresh event loop and returns the result.
+
+    SIGTERM and SIGINT cancel the match: every bot is stopped and every socket removed
+    before the process exits (MatchCancelled is raised).
+    """
+    return run_async(_cancellable(Match(spec, out_dir, seat_factory, progress).run()))
+
+
+class MatchCancelled(Exception):
+    """The match was stopped by a signal; its bots and sockets are gone."""
+
+
+async def _cancellable(coro: Coroutine[Any, Any, T]) -> T:
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, task.cancel)
+    try:
+        return await coro
+    except asyncio.CancelledError:
+        raise MatchCancelled("stopped by a signal") from None
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """Runs ``coro`` on uvloop: every round trip crosses the event loop several times,
+    and uvloop's are about a tenth cheaper than the default loop's."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coro)

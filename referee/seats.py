@@ -1,0 +1,526 @@
+"""Seats: how the referee reaches a bot, whatever runs it.
+
+Every seat speaks plain data to the match loop (views are dicts, actions strings) and
+reports trouble as a :class:`Failure` with one of the reasons below. Three kinds:
+
+* :class:`BuiltinSeat`: an in-process strategy, no protocol (tests, benchmarks);
+* :class:`ProcessSeat`: a local process, reached over gRPC on its own Unix socket;
+* container seats (``referee/sandbox.py``) reuse :class:`GrpcSeat` with a container
+  in place of the process.
+
+A gRPC seat owns a gRPC server on its socket. The bot connects, says Hello, and the
+match runs over that one stream. A reader task moves everything the bot sends into a
+queue, so waiting for a reply is a cancellable queue read with a deadline: a bot that
+is slow, silent or dead can never stall the referee.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import os
+import signal
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arenabot import codec
+from arenabot.proto import arena_pb2 as pb
+from arenabot.strategies import Strategy
+
+PROTOCOL_VERSION = 1
+MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny; anything bigger is refused by gRPC
+MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
+LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
+
+# Failure reasons, as recorded in game records and results.
+TIMEOUT = "timeout"  # no reply within the decision limit plus the bank
+CRASH = "crash"  # the bot's process or container exited
+DISCONNECT = "disconnect"  # the stream closed while the bot's process lives on
+MALFORMED = "malformed"  # a message that is not valid protocol
+ILLEGAL = "illegal"  # a well-formed action that is not among the legal ones
+NO_HELLO = "no_hello"  # never connected and said hello within the startup limit
+PROTOCOL_VERSION_MISMATCH = "protocol_version"
+START_FAILED = "start_failed"  # the bot could not even be started
+RESTART_LIMIT = "restart_limit"  # dead, and restarted too often already
+REASONS = (TIMEOUT, CRASH, DISCONNECT, MALFORMED, ILLEGAL, NO_HELLO, PROTOCOL_VERSION_MISMATCH,
+           START_FAILED, RESTART_LIMIT)
+
+
+@dataclass
+class Failure(Exception):
+    reason: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.detail}" if self.detail else self.reason
+
+
+@dataclass
+class Decision:
+    action: str
+    elapsed: float  # seconds, from the moment the request was sent
+
+
+class Seat(ABC):
+    """One bot, for a whole match."""
+
+    def __init__(self, name: str, version: str) -> None:
+        self.name, self.version = name, version
+        self.restarts = 0
+
+    @property
+    @abstractmethod
+    def alive(self) -> bool: ...
+
+    @abstractmethod
+    async def start(self, match: pb.MatchStart) -> None:
+        """Brings the bot up and sends it the match start. Raises Failure."""
+
+    async def revive(self, match: pb.MatchStart, max_restarts: int) -> None:
+        """Restarts a dead bot before a game, up to ``max_restarts`` times a match."""
+        if self.alive:
+            return
+        if self.restarts >= max_restarts:
+            raise Failure(RESTART_LIMIT, f"dead after {self.restarts} restart(s)")
+        self.restarts += 1
+        await self.stop()
+        await self.start(match)
+
+    @abstractmethod
+    async def game_start(self, msg: pb.GameStart) -> None: ...
+
+    @abstractmethod
+    async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
+                     timeout: float, bank_left: float) -> Decision:
+        """Asks for one action. Raises Failure; never waits much past ``timeout`` seconds."""
+
+    @abstractmethod
+    async def game_end(self, msg: pb.GameEnd) -> None: ...
+
+    async def match_end(self, msg: pb.MatchEnd) -> None:  # noqa: B027 - optional
+        pass
+
+    @abstractmethod
+    async def stop(self) -> None:
+        """Ends the bot and frees everything it held. Safe to call twice."""
+
+
+# -- in process -------------------------------------------------------------------------------
+class BuiltinSeat(Seat):
+    """A strategy called directly. It never fails; time is measured but not enforced."""
+
+    def __init__(self, name: str, version: str, strategy: Strategy) -> None:
+        super().__init__(name, version)
+        self.strategy = strategy
+
+    @property
+    def alive(self) -> bool:
+        return True
+
+    async def start(self, match: pb.MatchStart) -> None:
+        self.game = match.game
+
+    async def game_start(self, msg: pb.GameStart) -> None:
+        self.strategy.start_game({"game": self.game, "seat": msg.seat, "num_players": msg.num_players,
+                                  "seed": msg.seed})
+
+    async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
+        t0 = time.perf_counter()
+        action = self.strategy.decide(view, legal)
+        return Decision(action, time.perf_counter() - t0)
+
+    async def game_end(self, msg: pb.GameEnd) -> None:
+        self.strategy.end_game({"scores": [r.score for r in msg.results],
+                                "ranks": [r.rank for r in msg.results]})
+
+    async def stop(self) -> None:
+        pass
+
+
+# -- over gRPC ------------------------------------------------------------------------------------
+class _Garbage:
+    """What the reader gets for bytes that are not a BotMessage."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def _parse_bot_message(data: bytes) -> pb.BotMessage | _Garbage:
+    try:
+        return pb.BotMessage.FromString(data)
+    except Exception as exc:  # DecodeError, or anything the parser throws at garbage
+        return _Garbage(f"undecodable message ({len(data)} bytes): {exc}")
+
+
+_CLOSED = object()  # the stream ended
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_exception(TimeoutError())
+
+
+class _Connection:
+    """One bot stream: what it sent, in order, and a way to write to it.
+
+    A pump task reads the stream into ``received``; :meth:`next` waits for the next
+    message. Reads are never cancelled (a cancelled gRPC read ends the stream), so a
+    deadline on :meth:`next` is safe, and a late reply simply waits its turn.
+    """
+
+    def __init__(self, context: grpc.aio.ServicerContext) -> None:
+        self.context = context
+        self.loop = asyncio.get_running_loop()
+        self.received: collections.deque[Any] = collections.deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.finished = asyncio.Event()
+        self.open = True
+
+    def _arrived(self, msg: Any) -> None:
+        self.received.append(msg)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    # Deadlines are bare loop timers rather than asyncio.timeout(): they are on every
+    # decision's path, and the context manager costs several times as much.
+    async def write(self, msg: Any, deadline: float) -> None:
+        """Writes one message; a bot that stops reading cannot hold us past ``deadline``
+        (raises TimeoutError; the stream is then unusable)."""
+        task = asyncio.current_task()
+        assert task is not None
+        timer = self.loop.call_at(deadline, task.cancel)
+        try:
+            await self.context.write(msg)
+        except asyncio.CancelledError:
+            if self.loop.time() >= deadline and task.uncancel() == 0:
+                self.open = False
+                raise TimeoutError from None
+            raise
+        finally:
+            timer.cancel()
+
+    async def next(self, deadline: float) -> Any:
+        """The next message from the bot; TimeoutError if none arrives before ``deadline``."""
+        while not self.received:
+            waiter = self.waiter = self.loop.create_future()
+            timer = self.loop.call_at(deadline, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+        return self.received.popleft()
+
+    async def pump(self) -> None:
+        try:
+            while True:
+                msg = await self.context.read()
+                if msg is grpc.aio.EOF:
+                    break
+                self._arrived(msg)
+        except (grpc.aio.AioRpcError, asyncio.CancelledError, grpc.RpcError, Exception):
+            pass
+        finally:
+            self.open = False
+            self._arrived(_CLOSED)
+
+
+class SeatServer:
+    """The gRPC server on one seat's Unix socket. It holds at most one live stream."""
+
+    def __init__(self, socket_path: Path) -> None:
+        self.socket_path = socket_path
+        self.connections: asyncio.Queue[_Connection] = asyncio.Queue()
+        self.current: _Connection | None = None
+        self.server = grpc.aio.server(options=[
+            ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
+            ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
+        ])
+        handler = grpc.method_handlers_generic_handler("arena.v1.Referee", {
+            "Play": grpc.stream_stream_rpc_method_handler(
+                self._play,
+                request_deserializer=_parse_bot_message,
+                response_serializer=pb.RefereeMessage.SerializeToString,
+            )
+        })
+        self.server.add_generic_rpc_handlers((handler,))
+        if not self.server.add_insecure_port(f"unix://{socket_path}"):
+            raise Failure(START_FAILED, f"cannot listen on {socket_path}")
+
+    async def start(self) -> None:
+        await self.server.start()
+        os.chmod(self.socket_path, 0o666)  # a container's non-root user must be able to connect
+
+    async def _play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
+        if self.current is not None and self.current.open:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, "this seat already has a bot connected")
+        conn = _Connection(context)
+        self.current = conn
+        await self.connections.put(conn)
+        pump = asyncio.ensure_future(conn.pump())
+        try:
+            await conn.finished.wait()  # the referee is done with this stream
+        finally:
+            pump.cancel()
+
+    async def stop(self) -> None:
+        if self.current is not None:
+            self.current.finished.set()
+        await self.server.stop(grace=None)
+
+
+class GrpcSeat(Seat):
+    """A bot behind a Unix socket. Subclasses say how to launch and kill it."""
+
+    def __init__(self, name: str, version: str, socket_dir: Path, log_path: Path) -> None:
+        super().__init__(name, version)
+        self.socket_dir = socket_dir
+        self.socket_path = socket_dir / "seat.sock"
+        self.log_path = log_path
+        self.server: SeatServer | None = None
+        self.conn: _Connection | None = None
+        self.hello: pb.Hello | None = None
+        self.game = ""
+        self.dead_reason: Failure | None = None
+
+    @property
+    def address(self) -> str:
+        return f"unix://{self.socket_path}"
+
+    @property
+    def alive(self) -> bool:
+        return self.conn is not None and self.conn.open and self.dead_reason is None
+
+    @abstractmethod
+    async def launch(self) -> None:
+        """Starts the bot, telling it ``self.address``."""
+
+    @abstractmethod
+    async def exit_status(self, wait: float) -> str | None:
+        """How the bot ended ("exit code 3", "killed by SIGKILL"), waiting up to ``wait``
+        seconds for it to end; None if it is still running."""
+
+    @abstractmethod
+    async def kill(self) -> None: ...
+
+    async def start(self, match: pb.MatchStart) -> None:
+        self.game = match.game
+        self.dead_reason = None
+        self.socket_dir.mkdir(parents=True, exist_ok=True)
+        if self.server is None:
+            self.server = SeatServer(self.socket_path)
+            await self.server.start()
+        try:
+            await self.launch()
+        except Failure:
+            raise
+        except Exception as exc:
+            raise Failure(START_FAILED, str(exc)) from exc
+        deadline = match.time_control.startup_ms / 1000
+        t0 = time.perf_counter()
+        try:
+            self.conn = await asyncio.wait_for(self.server.connections.get(), deadline)
+            left = max(0.0, deadline - (time.perf_counter() - t0))
+            first = await self.conn.next(self.conn.loop.time() + left)
+        except TimeoutError:
+            status = await self.exit_status(0)
+            if status:
+                raise Failure(CRASH, f"exited before saying hello ({status})") from None
+            raise Failure(NO_HELLO, f"no hello within {match.time_control.startup_ms} ms") from None
+        if first is _CLOSED:
+            raise await self._lost("closed the stream before saying hello")
+        if isinstance(first, _Garbage):
+            raise Failure(MALFORMED, f"instead of a hello: {first.error}")
+        if first.WhichOneof("message") != "hello":
+            raise Failure(MALFORMED, f"the first message must be a hello, got {first.WhichOneof('message')}")
+        hello = first.hello
+        if hello.protocol_version != PROTOCOL_VERSION:
+            raise Failure(PROTOCOL_VERSION_MISMATCH,
+                          f"bot speaks protocol {hello.protocol_version}, referee speaks {PROTOCOL_VERSION}")
+        if hello.games and match.game not in hello.games:
+            raise Failure(PROTOCOL_VERSION_MISMATCH,
+                          f"bot plays {', '.join(hello.games)}, not {match.game}")
+        self.hello = hello
+        await self._send(pb.RefereeMessage(match_start=match), 5.0)
+
+    async def _lost(self, what: str) -> Failure:
+        status = await self.exit_status(0.5)
+        if status:
+            return Failure(CRASH, f"{what}: {status}")
+        return Failure(DISCONNECT, what)
+
+    async def _send(self, msg: pb.RefereeMessage, timeout: float) -> None:
+        conn = self.conn
+        if conn is None or not conn.open:
+            raise await self._lost("the stream is closed")
+        try:
+            await conn.write(msg, conn.loop.time() + timeout)
+        except TimeoutError:
+            raise Failure(TIMEOUT, "the bot does not read its stream") from None
+        except Exception as exc:
+            conn.open = False
+            raise await self._lost(f"write failed ({type(exc).__name__})") from None
+
+    async def _mark_dead(self, failure: Failure) -> Failure:
+        if failure.reason in (CRASH, DISCONNECT, MALFORMED):
+            self.dead_reason = failure  # restarted before its next game
+            if self.conn is not None:
+                self.conn.finished.set()
+        return failure
+
+    async def game_start(self, msg: pb.GameStart) -> None:
+        try:
+            await self._send(pb.RefereeMessage(game_start=msg), 5.0)
+        except Failure as failure:
+            raise await self._mark_dead(failure) from None
+
+    async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
+        game = self.game
+        view_kwargs, events = codec.view_kwargs(view)
+        request = pb.RefereeMessage(decision=pb.DecisionRequest(
+            decision_id=decision_id, view=view_kwargs, events=events,
+            legal_actions=[codec.encode_action(game, a) for a in legal],
+            time_left_ms=int(timeout * 1000), bank_left_ms=int(bank_left * 1000),
+        ))
+        conn = self.conn
+        if conn is None or not conn.open:
+            raise await self._mark_dead(await self._lost("the stream is closed"))
+        t0 = time.perf_counter()  # think time is charged from the moment the request is sent
+        deadline = conn.loop.time() + timeout  # one deadline for the whole exchange
+        try:
+            await conn.write(request, deadline)
+            while True:
+                msg = await conn.next(deadline)
+                if msg is _CLOSED:
+                    raise await self._lost("the stream closed mid-decision")
+                if isinstance(msg, _Garbage):
+                    raise Failure(MALFORMED, msg.error)
+                if msg.WhichOneof("message") != "reply":
+                    raise Failure(MALFORMED, f"expected a reply, got {msg.WhichOneof('message')}")
+                reply = msg.reply
+                if reply.decision_id == decision_id:
+                    break
+                if reply.decision_id > decision_id:
+                    raise Failure(MALFORMED, f"reply to unknown decision {reply.decision_id}")
+                # else: a late answer to a request that already timed out
+        except TimeoutError:
+            raise Failure(TIMEOUT, f"no reply within {timeout * 1000:.0f} ms") from None
+        except Failure as failure:
+            raise await self._mark_dead(failure) from None
+        except Exception as exc:  # the write failed: the stream broke under us
+            conn.open = False
+            raise await self._mark_dead(await self._lost(f"write failed ({type(exc).__name__})")) from None
+        elapsed = time.perf_counter() - t0
+        try:
+            return Decision(codec.decode_action(game, reply.action), elapsed)
+        except codec.MalformedMessage as exc:
+            raise await self._mark_dead(Failure(MALFORMED, str(exc))) from None
+
+    async def game_end(self, msg: pb.GameEnd) -> None:
+        if self.alive:
+            with contextlib.suppress(Failure):
+                await self._send(pb.RefereeMessage(game_end=msg), 2.0)
+
+    async def match_end(self, msg: pb.MatchEnd) -> None:
+        if self.alive:
+            with contextlib.suppress(Failure):
+                await self._send(pb.RefereeMessage(match_end=msg), 2.0)
+
+    async def stop(self) -> None:
+        if self.conn is not None:
+            self.conn.finished.set()
+            self.conn = None
+        await self.kill()
+
+    async def close(self) -> None:
+        """Stops the bot and the server, and removes the socket."""
+        await self.stop()
+        if self.server is not None:
+            await self.server.stop()
+            self.server = None
+        with contextlib.suppress(OSError):
+            self.socket_path.unlink()
+
+
+async def drain_capped(stream: asyncio.StreamReader, sink: Any, cap: int) -> None:
+    """Copies ``stream`` into ``sink`` up to ``cap`` bytes, then keeps reading and drops the
+    rest, so a flooding bot neither blocks nor fills the disk."""
+    kept = 0
+    while True:
+        chunk = await stream.read(65536)
+        if not chunk:
+            break
+        if kept < cap:
+            part = chunk[: cap - kept]
+            sink.write(part)
+            sink.flush()
+            kept += len(part)
+            if kept >= cap:
+                sink.write(b"\n[arena: output truncated here]\n")
+                sink.flush()
+
+
+class ProcessSeat(GrpcSeat):
+    """A bot run as a local process with ``ARENA_SOCKET`` in its environment.
+
+    For development: the process runs with the referee's own rights. Its stdout and
+    stderr go to the seat's log file, capped in size.
+    """
+
+    def __init__(self, name: str, version: str, command: tuple[str, ...], socket_dir: Path,
+                 log_path: Path) -> None:
+        super().__init__(name, version, socket_dir, log_path)
+        self.command = command
+        self.proc: asyncio.subprocess.Process | None = None
+        self.drain: asyncio.Task | None = None
+        self.log_file: Any = None
+
+    async def launch(self) -> None:
+        env = {**os.environ, "ARENA_SOCKET": self.address}
+        if self.log_file is None:
+            self.log_file = open(self.log_path, "ab")  # noqa: SIM115 - closed in kill()
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.command, env=env, stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,  # its own process group: killed whole, daemons included
+            )
+        except OSError as exc:
+            raise Failure(START_FAILED, f"cannot run {' '.join(self.command)}: {exc.strerror}") from None
+        assert self.proc.stdout is not None
+        self.drain = asyncio.ensure_future(drain_capped(self.proc.stdout, self.log_file, LOG_CAP))
+
+    async def exit_status(self, wait: float) -> str | None:
+        if self.proc is None:
+            return "not started"
+        if self.proc.returncode is None and wait > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.proc.wait(), wait)
+        code = self.proc.returncode
+        if code is None:
+            return None
+        return f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
+    async def kill(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(proc.wait(), 5)
+        if self.drain is not None:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(self.drain, 2)
+            self.drain = None
+
+    async def close(self) -> None:
+        await super().close()
+        if self.log_file is not None:
+            self.log_file.close()
+            self.log_file = None

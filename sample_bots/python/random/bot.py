@@ -1,0 +1,7 @@
+"""A bot that plays a uniformly random legal action, in any game."""
+
+from arenabot import run
+from arenabot.strategies import RandomStrategy
+
+if __name__ == "__main__":
+    run(RandomStrategy(), name="random", version="1.0.0")

@@ -1,0 +1,147 @@
+"""The referee as its own process, and the commands around it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner
+
+from arena.cli import main as arena
+
+from .helpers import HEURISTIC_BOT, MISBEHAVE, RANDOM_BOT, ROOT
+
+
+def referee(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True,
+                          cwd=ROOT, **kw)
+
+
+def write_spec(tmp_path, **fields) -> str:
+    spec = {"match_id": "proc", "game": "prohis", "games": 3, "seed": 3,
+            "bots": [{"name": "h", "command": HEURISTIC_BOT}, {"name": "r", "command": RANDOM_BOT},
+                     {"name": "b", "builtin": "random"}], **fields}
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    return str(path)
+
+
+def test_referee_process_runs_a_spec_and_writes_records(tmp_path):
+    out = tmp_path / "out"
+    proc = referee(write_spec(tmp_path), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("game ") == 3
+    result = json.loads((out / "result.json").read_text())
+    assert [t["bot"] for t in result["totals"]] == ["h", "r", "b"]
+    assert sorted(p.name for p in out.glob("game-*.jsonl")) == ["game-000.jsonl", "game-001.jsonl",
+                                                              "game-002.jsonl"]
+
+
+def test_toml_spec(tmp_path):
+    path = tmp_path / "spec.toml"
+    path.write_text('game = "prohis"\nmatch_id = "t"\ngames = 1\n'
+                    '[[bots]]\nname = "a"\nbuiltin = "random"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+                    '[[bots]]\nname = "c"\nbuiltin = "heuristic"\n')
+    proc = referee(str(path), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_bad_specs_are_named_and_write_nothing(tmp_path):
+    cases = {
+        '{"game": "chess", "bots": []}': "unknown game 'chess'; known games: prohis",
+        '{"game": "prohis", "bots": [{"name": "a", "builtin": "random"}]}': "3 to 6 players, not 1",
+        '{"game": "prohis"': "not valid JSON",
+        '{"game": "prohis", "bots": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}':
+            "bots[0] (a) needs exactly one of command, builtin, image",
+        '{"game": "prohis", "settings": {"bribes": 2}, "bots": [{"name": "a", "builtin": "random"}, '
+        '{"name": "b", "builtin": "random"}, {"name": "c", "builtin": "random"}]}':
+            "unknown setting(s) bribes",
+        '{"game": "prohis", "gmaes": 3}': "unknown field(s) in match spec: gmaes",
+    }
+    for text, message in cases.items():
+        path = tmp_path / "bad.json"
+        path.write_text(text)
+        proc = referee(str(path), "--out", str(tmp_path / "never"))
+        assert proc.returncode == 2, (text, proc.stderr)
+        assert message in proc.stderr, (text, proc.stderr)
+        assert not (tmp_path / "never").exists()
+    proc = referee(str(tmp_path / "missing.json"))
+    assert proc.returncode == 2 and "cannot read match spec" in proc.stderr
+
+
+def test_sigterm_stops_the_match_and_its_bots(tmp_path):
+    spec = write_spec(tmp_path, games=200, bots=[
+        {"name": "s1", "command": [*MISBEHAVE, "sleep", "5"]},
+        {"name": "s2", "command": [*MISBEHAVE, "sleep", "5"]},
+        {"name": "r", "command": RANDOM_BOT}], time={"decision_ms": 60000, "bank_ms": 0})
+    proc = subprocess.Popen([sys.executable, "-m", "referee", spec, "--out", str(tmp_path / "out")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not list(tmp_path.glob("out/game-000.jsonl")):
+        time.sleep(0.1)
+    time.sleep(1.0)  # the bots are now sleeping inside a decision
+    sockets = [p for p in os.listdir("/tmp") if p.startswith("arena-")]
+    assert sockets
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "stopped by a signal" in err
+    assert not [p for p in os.listdir("/tmp") if p in sockets]
+    from .test_misbehaving import processes_running
+
+    assert not processes_running("tests/bots/misbehave.py")
+
+
+def test_arena_match_prints_a_results_table(tmp_path):
+    result = CliRunner().invoke(arena, [
+        "match", "--game", "prohis", "--games", "3", "--seed", "4", "--out", str(tmp_path),
+        "--bot", f"heur={' '.join(HEURISTIC_BOT)}", "--bot", f"rand={' '.join(RANDOM_BOT)}",
+        "--bot", "inproc=builtin:random"])
+    assert result.exit_code == 0, result.output
+    table = result.output.split("bot ", 1)[1]
+    assert "heur" in table and "rand" in table and "inproc" in table
+    assert "mean rank" in result.output and "failures" in result.output
+    assert (tmp_path / "result.json").exists()
+
+
+def test_arena_match_bad_input(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(arena, ["match", "--game", "prohis", "--bot", "a=builtin:random",
+                                   "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "3 to 6 players, not 1" in result.output
+    result = runner.invoke(arena, ["match", "--game", "prohis", "--bot", "nonsense"])
+    assert result.exit_code == 2 and "expected NAME=COMMAND" in result.output
+    result = runner.invoke(arena, ["match", "--game", "go", "--bot", "a=x"])
+    assert result.exit_code == 2 and "unknown game 'go'; known games: prohis" in result.output
+
+
+def test_arena_replay_prints_the_game_and_checks_it(tmp_path):
+    runner = CliRunner()
+    runner.invoke(arena, ["match", "--game", "prohis", "--games", "1", "--out", str(tmp_path),
+                          "--bot", "a=builtin:heuristic", "--bot", "b=builtin:random",
+                          "--bot", "c=builtin:random"])
+    record = tmp_path / "game-000.jsonl"
+    full = runner.invoke(arena, ["replay", str(record)])
+    assert full.exit_code == 0, full.output
+    assert "Final scores:" in full.output and "replay check: the engine reproduces" in full.output
+    seat_view = runner.invoke(arena, ["replay", str(record), "--seat", "1"])
+    assert seat_view.exit_code == 0
+    # a seat's replay hides what that seat could not see: fewer pile cards are named
+    assert seat_view.output.count("draws from the pile (") <= full.output.count("draws from the pile (")
+
+    tampered = tmp_path / "tampered.jsonl"
+    lines = record.read_text().splitlines()
+    result = json.loads(lines[-1])
+    result["scores"][0] += 1000
+    tampered.write_text("\n".join([*lines[:-1], json.dumps(result)]) + "\n")
+    bad = runner.invoke(arena, ["replay", str(tampered)])
+    assert bad.exit_code == 1 and "the record says" in bad.output
+
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("hello\n")
+    bad = runner.invoke(arena, ["replay", str(junk)])
+    assert bad.exit_code == 1 and "not JSON" in bad.output
