@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test lint demo bench protos clean
+.PHONY: setup docker images test lint demo bench protos clean
 
 setup: $(STAMP)
 
@@ -14,8 +14,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## test: lint, then the whole test suite
-test: setup lint
+## docker: install Debian's docker.io if missing and start the engine if none answers (root)
+docker:
+	scripts/docker-up.sh
+
+## images: the offline base images (debootstrap + docker import) and the sample bots' images
+images: setup docker
+	$(BIN)/arena images build
+	@for folder in sample_bots/*/*/; do \
+	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --quiet || exit 1; fi; \
+	done
+
+## test: lint, then the whole test suite (it needs the Docker engine and the images)
+test: setup lint images
 	$(BIN)/python -m pytest
 
 lint: setup

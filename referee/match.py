@@ -33,8 +33,8 @@ from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
 from .spec import BotSpec, MatchSpec
 
 T = TypeVar("T")
-SeatFactory = Callable[[str, BotSpec, Path, Path], Seat]
-"""(game, bot, socket directory, log file) -> the seat that reaches that bot."""
+SeatFactory = Callable[[MatchSpec, BotSpec, Path, Path], Seat]
+"""(match, bot, socket directory, log file) -> the seat that reaches that bot."""
 
 
 def tune_gc() -> None:
@@ -59,14 +59,14 @@ def ranks_with_failures(scores: list[int], failures: list[str]) -> list[int]:
     return ranks
 
 
-def default_seat(game: str, bot: BotSpec, socket_dir: Path, log_path: Path) -> Seat:
+def default_seat(spec: MatchSpec, bot: BotSpec, socket_dir: Path, log_path: Path) -> Seat:
     if bot.kind == "builtin":
-        return BuiltinSeat(bot.name, bot.version or "builtin", make_strategy(bot.builtin, game))
+        return BuiltinSeat(bot.name, bot.version or "builtin", make_strategy(bot.builtin, spec.game))
     if bot.kind == "process":
         return ProcessSeat(bot.name, bot.version, bot.command, socket_dir, log_path)
     from .sandbox import ContainerSeat  # Docker only when a bot needs it
 
-    return ContainerSeat(bot.name, bot.version, bot.image, socket_dir, log_path)
+    return ContainerSeat(bot.name, bot.version, bot.image, socket_dir, log_path, match_id=spec.match_id)
 
 
 class Match:
@@ -87,10 +87,15 @@ class Match:
     async def run(self) -> dict[str, Any]:
         spec = self.spec
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        socket_root = Path(tempfile.mkdtemp(prefix="arena-", dir="/tmp"))
+        from . import sandbox  # the sweep and the socket-root convention; Docker is used only if needed
+
+        if any(bot.kind == "docker" for bot in spec.bots):
+            await asyncio.to_thread(sandbox.sweep)  # what dead referees left behind
+        socket_root = Path(tempfile.mkdtemp(prefix=sandbox.SOCKET_ROOT_PREFIX, dir="/tmp"))
+        (socket_root / sandbox.OWNER_FILE).write_text(sandbox.owner_id())
         try:
             for i, bot in enumerate(spec.bots):
-                self.seats.append(self.seat_factory(spec.game, bot, socket_root / f"seat{i}",
+                self.seats.append(self.seat_factory(spec, bot, socket_root / f"seat{i}",
                                                     self.out_dir / f"bot{i}-{bot.name}.log"))
             self.match_start = pb.MatchStart(
                 match_id=spec.match_id, game=spec.game, num_players=spec.num_players,

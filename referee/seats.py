@@ -311,6 +311,13 @@ class GrpcSeat(Seat):
 
     async def start(self, match: pb.MatchStart) -> None:
         self.game = match.game
+        hello = await self.connect(match.time_control.startup_ms)
+        if hello.games and match.game not in hello.games:
+            raise Failure(PROTOCOL_VERSION_MISMATCH, f"bot plays {', '.join(hello.games)}, not {match.game}")
+        await self._send(pb.RefereeMessage(match_start=match), 5.0)
+
+    async def connect(self, startup_ms: int) -> pb.Hello:
+        """Starts the bot and waits for its hello (checking the protocol version)."""
         self.dead_reason = None
         self.socket_dir.mkdir(parents=True, exist_ok=True)
         if self.server is None:
@@ -322,17 +329,16 @@ class GrpcSeat(Seat):
             raise
         except Exception as exc:
             raise Failure(START_FAILED, str(exc)) from exc
-        deadline = match.time_control.startup_ms / 1000
-        t0 = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + startup_ms / 1000
         try:
-            self.conn = await asyncio.wait_for(self.server.connections.get(), deadline)
-            left = max(0.0, deadline - (time.perf_counter() - t0))
-            first = await self.conn.next(self.conn.loop.time() + left)
+            self.conn = await asyncio.wait_for(self.server.connections.get(), startup_ms / 1000)
+            first = await self.conn.next(deadline)
         except TimeoutError:
             status = await self.exit_status(0)
             if status:
                 raise Failure(CRASH, f"exited before saying hello ({status})") from None
-            raise Failure(NO_HELLO, f"no hello within {match.time_control.startup_ms} ms") from None
+            raise Failure(NO_HELLO, f"no hello within {startup_ms} ms") from None
         if first is _CLOSED:
             raise await self._lost("closed the stream before saying hello")
         if isinstance(first, _Garbage):
@@ -343,11 +349,8 @@ class GrpcSeat(Seat):
         if hello.protocol_version != PROTOCOL_VERSION:
             raise Failure(PROTOCOL_VERSION_MISMATCH,
                           f"bot speaks protocol {hello.protocol_version}, referee speaks {PROTOCOL_VERSION}")
-        if hello.games and match.game not in hello.games:
-            raise Failure(PROTOCOL_VERSION_MISMATCH,
-                          f"bot plays {', '.join(hello.games)}, not {match.game}")
         self.hello = hello
-        await self._send(pb.RefereeMessage(match_start=match), 5.0)
+        return hello
 
     async def _lost(self, what: str) -> Failure:
         status = await self.exit_status(0.5)

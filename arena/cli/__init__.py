@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import match, play, replay
+from . import bot, doctor, images, match, play, replay
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,3 +16,6 @@ def main() -> None:
 main.add_command(play.play)
 main.add_command(match.match)
 main.add_command(replay.replay)
+main.add_command(images.images)
+main.add_command(bot.bot)
+main.add_command(doctor.doctor)

@@ -1,0 +1,37 @@
+"""``arena doctor``: is everything in place to run containerised bots?"""
+
+from __future__ import annotations
+
+import click
+import docker
+import docker.errors
+
+from referee.sandbox import sweep
+
+from ..images import base_image_status
+
+
+@click.command()
+def doctor() -> None:
+    """Check the Docker engine and base images; sweep what dead referees left behind."""
+    try:
+        client = docker.from_env(timeout=15)
+        info = client.info()
+    except docker.errors.DockerException as exc:
+        click.echo(f"docker engine: NOT RUNNING ({exc})")
+        click.echo("  start it with: scripts/docker-up.sh (as root), or `make images`")
+        containers, dirs = sweep()
+        click.echo(f"swept: {dirs} leftover socket folder(s)")
+        raise SystemExit(1) from None
+    click.echo(f"docker engine: up (server {info.get('ServerVersion')}, storage {info.get('Driver')}, "
+               f"cgroup v{info.get('CgroupVersion', '?')})")
+    missing = 0
+    for image, present in base_image_status(client):
+        missing += not present
+        click.echo(f"base image {image.tag}: {'present' if present else 'MISSING (run: make images)'}")
+    bots = client.images.list(filters={"label": "arena.bot.name"})
+    click.echo(f"bot images: {len(bots)}")
+    containers, dirs = sweep()
+    click.echo(f"swept: {containers} leftover container(s), {dirs} leftover socket folder(s)")
+    if missing:
+        raise SystemExit(1)

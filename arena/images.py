@@ -1,0 +1,188 @@
+"""Base images for bots, built offline from Debian packages.
+
+No container registry is reachable here, so nothing is pulled: ``debootstrap
+--variant=minbase`` makes a Debian root filesystem and ``docker import`` turns it into
+an image. The Python base adds python3 from Debian and the exact grpcio, protobuf and
+uvloop versions that the generated protocol code was made with, installed from wheels
+downloaded on the host.
+
+Each image is tagged with a digest of everything that goes into it, so a second
+``make images`` finds the tag and returns in seconds; ``:latest`` points at the newest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.metadata
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import docker
+import docker.errors
+
+SUITE = "bookworm"
+MIRROR = os.environ.get("ARENA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+CACHE = Path(os.environ.get("ARENA_CACHE", Path.home() / ".cache" / "arena"))
+BOT_UID = 10001  # the non-root user every bot runs as
+RECIPE_VERSION = "1"  # bump when the recipe below changes
+
+
+@dataclass(frozen=True)
+class BaseImage:
+    name: str
+    packages: tuple[str, ...]
+    wheels: tuple[str, ...]  # distributions installed from host-downloaded wheels, at the host's versions
+    description: str
+
+    def pins(self) -> tuple[str, ...]:
+        return tuple(f"{w}=={importlib.metadata.version(w)}" for w in self.wheels)
+
+    def digest(self) -> str:
+        recipe = "\n".join([RECIPE_VERSION, SUITE, platform.machine(), *self.packages, *self.pins()])
+        return hashlib.sha256(recipe.encode()).hexdigest()[:12]
+
+    @property
+    def tag(self) -> str:
+        return f"{self.name}:{self.digest()}"
+
+
+PYTHON_BASE = BaseImage(
+    name="arena/python-base",
+    packages=("python3",),
+    wheels=("grpcio", "protobuf", "typing_extensions", "uvloop"),
+    description="Debian bookworm, python3, and the grpcio/protobuf/uvloop the protocol code needs",
+)
+BASE_IMAGES = (PYTHON_BASE,)
+
+
+class ImageBuildError(RuntimeError):
+    pass
+
+
+def existing(client: docker.DockerClient, image: BaseImage) -> bool:
+    try:
+        client.images.get(image.tag)
+        return True
+    except docker.errors.ImageNotFound:
+        return False
+
+
+def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str], None] = print) -> str:
+    """Builds ``image`` unless an image with its digest exists; returns its tag."""
+    if existing(client, image):
+        client.images.get(image.tag).tag(image.name, "latest")
+        say(f"{image.tag}: up to date")
+        return image.tag
+    _need_debootstrap(say)
+    wheels = _download_wheels(image, say)
+    with tempfile.TemporaryDirectory(prefix="arena-rootfs-") as tmp:
+        rootfs = Path(tmp) / "rootfs"
+        say(f"{image.tag}: debootstrap {SUITE} ({', '.join(image.packages)}) ...")
+        _run(["debootstrap", "--variant=minbase", f"--include={','.join(image.packages)}",
+              SUITE, str(rootfs), MIRROR], "debootstrap")
+        _slim(rootfs)
+        if wheels:
+            site = rootfs / "usr" / "local" / "lib" / f"python{_debian_python(rootfs)}" / "dist-packages"
+            _run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                  "--target", str(site), *map(str, wheels)], "installing wheels")
+        _add_bot_user(rootfs)
+        say(f"{image.tag}: docker import ...")
+        tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
+        assert tar.stdout is not None
+        try:
+            imported = client.api.import_image_from_stream(
+                tar.stdout, repository=image.name, tag=image.digest(),
+                changes=['ENV PATH=/usr/local/bin:/usr/bin:/bin', f'USER {BOT_UID}:{BOT_UID}',
+                         'WORKDIR /bot', f'LABEL arena.base="{image.name}"'])
+        finally:
+            tar.stdout.close()
+            tar.wait()
+        if "error" in str(imported).lower() and "sha256" not in str(imported):
+            raise ImageBuildError(f"docker import failed: {imported}")
+    client.images.get(image.tag).tag(image.name, "latest")
+    _untag_older(client, image)
+    say(f"{image.tag}: built")
+    return image.tag
+
+
+def _untag_older(client: docker.DockerClient, image: BaseImage) -> None:
+    """Drops the tags of earlier recipes; their layers go once no bot image is built on them."""
+    for old in client.images.list(name=image.name):
+        for tag in old.tags:
+            if tag not in (image.tag, f"{image.name}:latest"):
+                with contextlib.suppress(docker.errors.APIError):
+                    client.images.remove(tag)
+
+
+def _need_debootstrap(say: Callable[[str], None]) -> None:
+    if shutil.which("debootstrap"):
+        return
+    if os.geteuid() != 0:
+        raise ImageBuildError("debootstrap is missing; install it (apt-get install debootstrap) as root")
+    say("installing debootstrap ...")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    _run(["apt-get", "update", "-qq"], "apt-get update", env)
+    _run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "debootstrap"],
+         "installing debootstrap", env)
+
+
+def _download_wheels(image: BaseImage, say: Callable[[str], None]) -> list[Path]:
+    if not image.wheels:
+        return []
+    target = CACHE / "wheels" / image.digest()
+    if not target.exists() or not any(target.glob("*.whl")):
+        say(f"{image.tag}: downloading wheels {' '.join(image.pins())} ...")
+        target.mkdir(parents=True, exist_ok=True)
+        _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+              "--python-version", "3.11", "--implementation", "cp", "--abi", "cp311",
+              "--platform", f"manylinux2014_{platform.machine()}",
+              "--platform", f"manylinux_2_17_{platform.machine()}",
+              "--platform", f"manylinux_2_28_{platform.machine()}",
+              "-d", str(target), *image.pins()], "downloading wheels")
+    return sorted(target.glob("*.whl"))
+
+
+def _debian_python(rootfs: Path) -> str:
+    found = sorted(p.name.removeprefix("python") for p in (rootfs / "usr" / "lib").glob("python3.*")
+                   if p.name[len("python3."):].isdigit())
+    if not found:
+        raise ImageBuildError("debootstrap produced no python3")
+    return found[-1]
+
+
+def _slim(rootfs: Path) -> None:
+    """Drops what a bot never needs: apt lists, docs, man pages, caches."""
+    for rel in ("var/lib/apt/lists", "usr/share/doc", "usr/share/man", "usr/share/info",
+                "var/cache/apt", "usr/share/locale"):
+        path = rootfs / rel
+        if path.exists():
+            shutil.rmtree(path)
+            path.mkdir()
+
+
+def _add_bot_user(rootfs: Path) -> None:
+    etc = rootfs / "etc"
+    with open(etc / "passwd", "a") as f:
+        f.write(f"bot:x:{BOT_UID}:{BOT_UID}:arena bot:/tmp:/usr/sbin/nologin\n")
+    with open(etc / "group", "a") as f:
+        f.write(f"bot:x:{BOT_UID}:\n")
+    (rootfs / "bot").mkdir(exist_ok=True)
+
+
+def _run(cmd: list[str], what: str, env: dict[str, str] | None = None) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
+        raise ImageBuildError(f"{what} failed (exit {proc.returncode}):\n{tail}")
+
+
+def base_image_status(client: docker.DockerClient) -> list[tuple[BaseImage, bool]]:
+    return [(image, existing(client, image)) for image in BASE_IMAGES]

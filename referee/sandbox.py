@@ -1,0 +1,256 @@
+"""Bots in Docker containers: the sandbox profile, the container seat, and the sweep.
+
+Every limit a bot runs under is in :class:`SandboxProfile`. The profile follows what
+trusted judges do (IOI isolate, Judge0, nsjail, Kaggle): no network; a read-only root
+with a small size-limited tmpfs for /tmp (ext4 here has no per-container quota, so
+writes are bounded by tmpfs and ``ulimit fsize``); memory equal to memory+swap (no
+swap, an OOM kill shows as ``OOMKilled``); one CPU; a pids limit (not ``ulimit nproc``,
+which counts per user across the host); every capability dropped; no-new-privileges;
+a non-root user; an init process that reaps zombies; capped logs; a private IPC
+namespace with a tiny /dev/shm. The environment holds only ``ARENA_SOCKET`` and
+``HOME`` besides what the image itself sets: nothing of the host's leaks in.
+
+The seat's socket directory is bind-mounted read-only at /run/arena, so the bot can
+connect but cannot create, delete or replace anything there, and each container sees
+only its own socket. Containers live for a whole match and are removed (never just
+stopped) when it ends, fails or is killed: removing a container ends its whole cgroup,
+daemons included. Everything Arena starts is labelled, and :func:`sweep` removes what a
+dead referee left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import shutil
+import socket
+from pathlib import Path
+from typing import Any
+
+import docker
+import docker.errors
+import docker.types
+
+from .seats import LOG_CAP, START_FAILED, Failure, GrpcSeat
+
+LABEL = "arena.managed"
+OWNER_LABEL = "arena.referee"  # "host:pid" of the referee that started the container
+SOCKET_MOUNT = "/run/arena"
+SOCKET_ROOT_PREFIX = "arena-"  # per-match socket directories: /tmp/arena-*/
+OWNER_FILE = "owner"  # in each socket root: the "host:pid" of its referee
+
+
+@dataclasses.dataclass(frozen=True)
+class SandboxProfile:
+    """The limits of one bot container. The defaults are Arena's."""
+
+    memory_mb: int = 512  # and the same for memory+swap: no swap at all
+    cpus: float = 1.0
+    pids: int = 64
+    tmpfs_mb: int = 64  # /tmp, the only writable place
+    shm_mb: int = 8
+    file_size_mb: int = 64  # ulimit fsize: no single file larger than this
+    open_files: int = 256
+    log_max_size: str = "1m"  # docker's json-file log, one file
+    user: str = "10001:10001"
+
+    def container_options(self) -> dict[str, Any]:
+        """Keyword arguments for docker-py's ``containers.create``."""
+        mb = 1024 * 1024
+        return {
+            "network_mode": "none",
+            "read_only": True,
+            "tmpfs": {"/tmp": f"rw,nosuid,nodev,size={self.tmpfs_mb}m,mode=1777"},
+            "mem_limit": self.memory_mb * mb,
+            "memswap_limit": self.memory_mb * mb,
+            "nano_cpus": int(self.cpus * 1e9),
+            "pids_limit": self.pids,
+            "cap_drop": ["ALL"],
+            "security_opt": ["no-new-privileges"],
+            "user": self.user,
+            "init": True,
+            "ipc_mode": "private",
+            "shm_size": self.shm_mb * mb,
+            "ulimits": [
+                docker.types.Ulimit(name="fsize", soft=self.file_size_mb * mb, hard=self.file_size_mb * mb),
+                docker.types.Ulimit(name="nofile", soft=self.open_files, hard=self.open_files),
+            ],
+            "log_config": docker.types.LogConfig(
+                type="json-file", config={"max-size": self.log_max_size, "max-file": "1"}),
+            "hostname": "bot",
+            "stdin_open": False,
+        }
+
+
+PROFILE = SandboxProfile()
+
+
+def owner_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _owner_alive(owner: str) -> bool:
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True  # another host's: not ours to judge
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_CLIENT: docker.DockerClient | None = None
+
+
+def client() -> docker.DockerClient:
+    """The process's Docker client (created on first use)."""
+    global _CLIENT
+    if _CLIENT is None:
+        try:
+            _CLIENT = docker.from_env(timeout=60)
+            _CLIENT.ping()
+        except docker.errors.DockerException as exc:
+            _CLIENT = None
+            raise Failure(START_FAILED, f"no Docker engine answers: {exc}") from None
+    return _CLIENT
+
+
+class ContainerSeat(GrpcSeat):
+    """A bot in a container built from ``image``, for the whole match."""
+
+    def __init__(self, name: str, version: str, image: str, socket_dir: Path, log_path: Path,
+                 match_id: str = "", profile: SandboxProfile = PROFILE) -> None:
+        super().__init__(name, version, socket_dir, log_path)
+        self.image = image
+        self.match_id = match_id
+        self.profile = profile
+        self.container: Any = None
+
+    @property
+    def address(self) -> str:
+        return f"unix://{SOCKET_MOUNT}/{self.socket_path.name}"  # as the container sees it
+
+    async def launch(self) -> None:
+        self.container = await asyncio.to_thread(self._create_and_start)
+
+    def _create_and_start(self) -> Any:
+        docker_client = client()
+        options = self.profile.container_options()
+        try:
+            container = docker_client.containers.create(
+                self.image,
+                environment={"ARENA_SOCKET": self.address, "HOME": "/tmp"},
+                volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"}},
+                labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": self.match_id,
+                        "arena.bot": self.name},
+                detach=True,
+                **options,
+            )
+        except docker.errors.ImageNotFound:
+            raise Failure(START_FAILED, f"no image {self.image!r} (build it with: arena bot build)") from None
+        except docker.errors.APIError as exc:
+            raise Failure(START_FAILED,
+                          f"cannot create a container of {self.image}: {exc.explanation}") from None
+        try:
+            container.start()
+        except docker.errors.APIError as exc:
+            container.remove(force=True)
+            raise Failure(START_FAILED, f"cannot start {self.image}: {exc.explanation}") from None
+        return container
+
+    async def exit_status(self, wait: float) -> str | None:
+        if self.container is None:
+            return "not started"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while True:
+            state = await asyncio.to_thread(self._state)
+            if state is None or state.get("Status") != "running":
+                break
+            if loop.time() >= deadline:
+                return None
+            await asyncio.sleep(0.05)
+        if state is None:
+            return "container gone"
+        if state.get("OOMKilled"):
+            return f"killed: out of memory (limit {self.profile.memory_mb} MiB)"
+        code = state.get("ExitCode", -1)
+        return f"killed by signal {code - 128}" if code > 128 else f"exit code {code}"
+
+    def _state(self) -> dict[str, Any] | None:
+        try:
+            self.container.reload()
+        except docker.errors.NotFound:
+            return None
+        return self.container.attrs.get("State", {})
+
+    async def kill(self) -> None:
+        container, self.container = self.container, None
+        if container is not None:
+            await asyncio.to_thread(self._remove, container)
+
+    def _remove(self, container: Any) -> None:
+        with contextlib.suppress(docker.errors.APIError):
+            container.kill()
+        with contextlib.suppress(docker.errors.APIError, OSError):
+            logs = container.logs(stdout=True, stderr=True)
+            with open(self.log_path, "ab") as f:
+                f.write(logs[-LOG_CAP:])
+        with contextlib.suppress(docker.errors.NotFound):
+            container.remove(force=True)
+
+
+def sweep(everything: bool = False) -> tuple[int, int]:
+    """Removes containers and socket directories left by referees that are no longer
+    running (with ``everything``, all of Arena's). Returns (containers, directories)."""
+    containers = dirs = 0
+    try:
+        docker_client = docker.from_env(timeout=30)
+        found = docker_client.containers.list(all=True, filters={"label": LABEL})
+    except docker.errors.DockerException:
+        found = []
+    for container in found:
+        if everything or not _owner_alive(container.labels.get(OWNER_LABEL, "")):
+            with contextlib.suppress(docker.errors.APIError):
+                container.remove(force=True)
+                containers += 1
+    for root in Path("/tmp").glob(f"{SOCKET_ROOT_PREFIX}*"):
+        owner = root / OWNER_FILE
+        try:
+            alive = owner.exists() and _owner_alive(owner.read_text().strip())
+        except OSError:
+            continue
+        if (everything or not alive) and root.is_dir() and owner.exists():
+            shutil.rmtree(root, ignore_errors=True)
+            dirs += 1
+    return containers, dirs
+
+
+async def probe_image(
+    image: str, work_dir: Path, startup_ms: int
+) -> tuple[dict[str, Any], Failure | None, str]:
+    """Starts a bot container and waits for its hello, then removes it.
+
+    Returns (the hello as a dict, None) or ({}, the failure), and the bot's output.
+    """
+    socket_root = work_dir / "probe"
+    socket_root.mkdir(parents=True, exist_ok=True)
+    log_path = work_dir / "probe.log"
+    seat = ContainerSeat("probe", "", image, socket_root / "seat0", log_path, match_id="probe")
+    hello: dict[str, Any] = {}
+    failure: Failure | None = None
+    try:
+        msg = await seat.connect(startup_ms)
+        hello = {"name": msg.name, "version": msg.version, "protocol_version": msg.protocol_version,
+                 "games": list(msg.games)}
+    except Failure as exc:
+        failure = exc
+    finally:
+        await seat.close()
+    log = log_path.read_text(errors="replace") if log_path.exists() else ""
+    return hello, failure, log

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Makes sure a Docker engine answers: installs Debian's docker.io when dockerd is missing,
+# starts dockerd in the background when no engine answers, and waits for it.
+# Idempotent; safe on a fresh machine (run as root). No registry is needed or used.
+set -euo pipefail
+
+log=/var/log/arena-dockerd.log
+
+if docker info >/dev/null 2>&1; then
+  exit 0
+fi
+
+if ! command -v dockerd >/dev/null 2>&1; then
+  echo "docker-up: installing Debian's docker.io" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends docker.io >/dev/null
+fi
+
+# A machine whose processes were killed leaves a pid file behind, and dockerd then refuses
+# to start ("pid file found"): remove it when the process in it is gone.
+for pidfile in /var/run/docker.pid /run/containerd/containerd.pid; do
+  if [ -f "$pidfile" ] && ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+    rm -f "$pidfile"
+  fi
+done
+
+if ! pgrep -x dockerd >/dev/null 2>&1; then
+  echo "docker-up: starting dockerd (log: $log)" >&2
+  nohup dockerd >"$log" 2>&1 </dev/null &
+fi
+
+for _ in $(seq 1 120); do
+  if docker info >/dev/null 2>&1; then
+    exit 0
+  fi
+  sleep 0.5
+done
+echo "docker-up: the Docker engine did not answer within 60 s; last lines of $log:" >&2
+tail -20 "$log" >&2 || true
+exit 1

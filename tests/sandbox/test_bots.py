@@ -1,0 +1,245 @@
+"""`arena bot build`, `arena bot validate`, `arena doctor`, `make images`, and cleanup."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import docker.errors
+import pytest
+from click.testing import CliRunner
+
+from arena.bots import BotError, build_bot, load_bot_config, validate_bot
+from arena.cli import main as arena
+from arena.images import PYTHON_BASE, build_base
+from referee.sandbox import LABEL, OWNER_LABEL
+
+from .conftest import ROOT, arena_containers
+
+GOOD_TOML = 'name = "t"\nversion = "1"\nlanguage = "python"\nauthor = "me"\n'
+
+
+def bot_folder(tmp_path: Path, toml: str | None = GOOD_TOML,
+               dockerfile: str | None = "FROM scratch\n") -> Path:
+    """A bot folder; its image tag is unique to the test, so no test sees another's image."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    if toml is not None:
+        unique = f"t-{time.time_ns()}"
+        (folder / "bot.toml").write_text(toml.replace('name = "t"', f'name = "{unique}"'))
+    if dockerfile is not None:
+        (folder / "Dockerfile").write_text(dockerfile)
+    return folder
+
+
+@pytest.mark.parametrize("toml, dockerfile, message", [
+    (None, "FROM scratch\n", "no bot.toml in"),
+    (GOOD_TOML, None, "no Dockerfile:"),
+    ('name = "t"\nversion = \n', "FROM scratch\n", "is not valid TOML"),
+    ('name = "t"\nversion = "1"\nlanguage = "python"\n', "FROM scratch\n", "'author' is missing"),
+    ('name = "T T"\nversion = "1"\nlanguage = "python"\nauthor = "a"\n', "FROM scratch\n",
+     "must be lower case"),
+    (GOOD_TOML + 'colour = "red"\n', "FROM scratch\n", "unknown key(s) colour"),
+    (GOOD_TOML + 'games = ["chess"]\n', "FROM scratch\n", "unknown game(s) chess"),
+    (GOOD_TOML + '[build]\ncontext = "sub"\n', "FROM scratch\n", "must be inside the build context"),
+])
+def test_bad_bot_folders_are_named(tmp_path, toml, dockerfile, message):
+    folder = bot_folder(tmp_path, toml, dockerfile)
+    (folder / "sub").mkdir()
+    with pytest.raises(BotError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_bot_config(folder)
+
+
+def test_a_broken_dockerfile_names_the_line(tmp_path, docker_client):
+    config = load_bot_config(bot_folder(tmp_path, dockerfile="FROM arena/python-base:latest\nFORM x\n"))
+    with pytest.raises(BotError, match="unknown instruction: FORM"):
+        build_bot(docker_client, config)
+
+
+def test_a_failing_build_step_is_reported_with_its_output(tmp_path, docker_client):
+    config = load_bot_config(bot_folder(tmp_path, dockerfile=(
+        "ARG BASE\nFROM ${BASE}\nRUN echo about to fail && exit 3\n")))
+    with pytest.raises(BotError, match="returned a non-zero code: 3") as info:
+        build_bot(docker_client, config)
+    assert "about to fail" in str(info.value)
+    with pytest.raises(docker.errors.ImageNotFound):
+        docker_client.images.get(config.tag)
+
+
+def test_a_build_over_its_time_is_stopped(tmp_path, docker_client):
+    unique = time.time_ns()  # never a cached step
+    dockerfile = f"ARG BASE\nFROM ${{BASE}}\nRUN sleep 60 # {unique}\n"
+    config = load_bot_config(bot_folder(tmp_path, dockerfile=dockerfile))
+    t0 = time.monotonic()
+    with pytest.raises(BotError, match="took longer than 3 s"):
+        build_bot(docker_client, config, timeout=3)
+    assert time.monotonic() - t0 < 20
+    # the cancelled step's container does not linger
+    def sleeping() -> bool:
+        return any("sleep 60" in " ".join(c.attrs["Config"]["Cmd"] or [])
+                   for c in docker_client.containers.list(all=True))
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and sleeping():
+        time.sleep(0.5)
+    assert not sleeping()
+
+
+def test_an_image_over_the_size_cap_is_refused_and_removed(tmp_path, docker_client):
+    config = load_bot_config(bot_folder(tmp_path, dockerfile="ARG BASE\nFROM ${BASE}\n"))
+    with pytest.raises(BotError, match=r"over the cap of 10 MiB"):
+        build_bot(docker_client, config, max_size_mb=10)
+    with pytest.raises(docker.errors.ImageNotFound):
+        docker_client.images.get(config.tag)
+
+
+def test_arena_bot_build_tags_by_name_and_version(docker_client):
+    result = CliRunner().invoke(arena, ["bot", "build", str(ROOT / "sample_bots/python/random"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "built arena-bot/random:1.0.0" in result.output
+    labels = docker_client.images.get("arena-bot/random:1.0.0").labels
+    assert labels["arena.bot.language"] == "python" and labels["arena.bot.author"] == "Arena"
+    bad = CliRunner().invoke(arena, ["bot", "build", str(ROOT / "nowhere")])
+    assert bad.exit_code == 1 and "is not a folder" in bad.output
+
+
+@pytest.fixture(scope="module")
+def misbehaving_images(docker_client, tmp_path_factory) -> dict[str, str]:
+    """tests/bots/misbehave.py in a container, one image per kind; and a bot that never speaks."""
+    context = tmp_path_factory.mktemp("misbehave")
+    shutil.copytree(ROOT / "sample_bots/python/arenabot", context / "arenabot",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "tests/bots/misbehave.py", context / "misbehave.py")
+    (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY . /bot/\nENV PYTHONPATH=/bot\n")
+    docker_client.images.build(path=str(context), tag="arena-test/misbehave:base",
+                               buildargs={"BASE": PYTHON_BASE.tag}, rm=True)
+    images = {}
+    for kind in ("illegal", "badversion", "exit", "sleep", "noconnect"):
+        tag = f"arena-test/misbehave:{kind}"
+        dockerfile = f'FROM arena-test/misbehave:base\nCMD ["python3", "/bot/misbehave.py", "{kind}", "2"]\n'
+        docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True)
+        images[kind] = tag
+    return images
+
+
+def test_validate_accepts_the_sample_bots(sample_images):
+    for image in sample_images.values():
+        result = validate_bot(image)
+        assert result.ok, result.summary()
+        assert result.hello["protocol_version"] == 1
+        assert [g.game for g in result.games] == (["prohis"] if "heuristic" in image else sorted(
+            __import__("referee.games", fromlist=["GAMES"]).GAMES))
+
+
+@pytest.mark.parametrize("kind, expected", [
+    ("noconnect", "no_hello: no hello within 3000 ms"),
+    ("badversion", "protocol_version: bot speaks protocol 99"),
+    ("illegal", "illegal: 'flip:9' is not one of"),
+    ("exit", "crash:"),
+    ("sleep", "timeout: no reply within"),
+])
+def test_validate_says_exactly_what_went_wrong(kind, expected, misbehaving_images):
+    result = validate_bot(misbehaving_images[kind], startup_ms=3000, decision_ms=500)
+    assert not result.ok
+    assert expected in result.summary(), result.summary()
+    if kind == "illegal":
+        assert "'flip:9' is not among the legal actions" in result.log  # the bot's own stderr
+
+
+def test_arena_bot_validate_prints_the_bots_output_on_failure(misbehaving_images):
+    result = CliRunner().invoke(arena, ["bot", "validate", misbehaving_images["illegal"],
+                                        "--decision-ms", "500"])
+    assert result.exit_code == 1
+    assert "FAILED" in result.output and "the bot's output" in result.output
+    assert "is not among the legal actions" in result.output
+
+
+def test_make_images_twice_reuses_what_exists(docker_client):
+    t0 = time.monotonic()
+    assert build_base(docker_client, PYTHON_BASE, say=lambda line: None) == PYTHON_BASE.tag
+    assert time.monotonic() - t0 < 5
+
+
+def test_doctor_reports_and_sweeps_leftovers_of_dead_referees(docker_client, tmp_path):
+    host = os.uname().nodename
+    leftover = docker_client.containers.create(
+        PYTHON_BASE.tag, command=["sleep", "600"],
+        labels={LABEL: "1", OWNER_LABEL: f"{host}:999999", "arena.match": "dead"})
+    leftover.start()
+    socket_root = Path("/tmp/arena-deadbeef")
+    socket_root.mkdir(exist_ok=True)
+    (socket_root / "owner").write_text(f"{host}:999999")
+    alive = docker_client.containers.create(
+        PYTHON_BASE.tag, command=["sleep", "600"],
+        labels={LABEL: "1", OWNER_LABEL: f"{host}:{os.getpid()}", "arena.match": "alive"})
+    try:
+        result = CliRunner().invoke(arena, ["doctor"])
+        assert result.exit_code == 0, result.output
+        assert "docker engine: up" in result.output
+        assert f"base image {PYTHON_BASE.tag}: present" in result.output
+        assert "swept: 1 leftover container(s), 1 leftover socket folder(s)" in result.output
+        assert not arena_containers(docker_client, "dead")
+        assert not socket_root.exists()
+        assert arena_containers(docker_client, "alive")  # a live referee's containers are left alone
+    finally:
+        alive.remove(force=True)
+
+
+def _spec(tmp_path, image: str, **fields) -> str:
+    spec = {"match_id": "killed", "game": "prohis", "games": 50, "seed": 1,
+            "bots": [{"name": "s1", "image": image}, {"name": "s2", "image": image},
+                     {"name": "r", "builtin": "random"}],
+            "time": {"decision_ms": 60000, "bank_ms": 0}, **fields}
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    return str(path)
+
+
+def _start_referee(tmp_path, spec: str) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "referee", spec, "--out", str(tmp_path / "out")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return proc
+
+
+def _wait_for_containers(client, match_id: str, count: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(arena_containers(client, match_id)) < count:
+        time.sleep(0.2)
+    assert len(arena_containers(client, match_id)) == count
+
+
+def test_sigterm_removes_containers_and_sockets(tmp_path, docker_client, misbehaving_images):
+    proc = _start_referee(tmp_path, _spec(tmp_path, misbehaving_images["sleep"]))
+    _wait_for_containers(docker_client, "killed", 2)
+    time.sleep(1)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert not arena_containers(docker_client, "killed")
+    assert not [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
+                and (p / "owner").read_text().endswith(f":{proc.pid}")]
+
+
+def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_client, misbehaving_images):
+    proc = _start_referee(tmp_path, _spec(tmp_path, misbehaving_images["sleep"]))
+    _wait_for_containers(docker_client, "killed", 2)
+    proc.kill()
+    proc.communicate(timeout=30)
+    assert len(arena_containers(docker_client, "killed")) == 2  # nothing could clean up
+    again = subprocess.run([sys.executable, "-m", "referee",
+                            _spec(tmp_path, misbehaving_images["sleep"], match_id="next", games=1,
+                                  time={"decision_ms": 300, "bank_ms": 0}),
+                            "--out", str(tmp_path / "next")], cwd=ROOT, capture_output=True, text=True,
+                           timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert not arena_containers(docker_client, "killed")
+    assert not arena_containers(docker_client, "next")
+    assert not [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
+                and (p / "owner").read_text().endswith(f":{proc.pid}")]

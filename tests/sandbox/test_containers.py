@@ -1,0 +1,159 @@
+"""Bots in containers: the same games as local processes, and a sandbox that holds."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.match import run_match
+from referee.records import read_record
+from referee.sandbox import PROFILE
+from referee.seats import LOG_CAP
+from referee.spec import parse_spec
+
+from ..referee.helpers import HEURISTIC_BOT, RANDOM_BOT, check_records_replay
+from ..referee.test_misbehaving import processes_running
+from .conftest import arena_containers
+
+SECRET = "ARENA_TEST_SECRET"
+
+
+def match(tmp_path: Path, bots: list[dict], games: int = 1, match_id: str = "box", **extra) -> dict:
+    data = {"match_id": match_id, "game": "prohis", "games": games, "seed": 9, "bots": bots,
+            "max_restarts": 0, **extra}
+    return run_match(parse_spec(data), tmp_path)
+
+
+def test_containerised_sample_bots_play_the_same_games_as_local_processes(tmp_path, sample_images):
+    heuristic, random = sample_images["prohis_heuristic"], sample_images["random"]
+    boxed = match(tmp_path / "boxed", games=8, match_id="boxed", bots=[
+        {"name": "h1", "image": heuristic}, {"name": "r1", "image": random},
+        {"name": "h2", "image": heuristic}, {"name": "r2", "image": random}])
+    local = match(tmp_path / "local", games=8, match_id="local", bots=[
+        {"name": "h1", "command": HEURISTIC_BOT}, {"name": "r1", "command": RANDOM_BOT},
+        {"name": "h2", "command": HEURISTIC_BOT}, {"name": "r2", "command": RANDOM_BOT}])
+    for g in range(8):
+        name = f"game-{g:03d}.jsonl"
+        boxed_actions = read_record(tmp_path / "boxed" / name).actions
+        assert boxed_actions == read_record(tmp_path / "local" / name).actions
+    assert [g["scores"] for g in boxed["games"]] == [g["scores"] for g in local["games"]]
+    assert all(not any(g["failures"]) for g in boxed["games"])
+    check_records_replay(tmp_path / "boxed", boxed)
+
+
+def test_container_profile(docker_client, sample_images, tmp_path):
+    """Inspect a live bot container: every limit of the profile is in force."""
+    from referee.match import Match, run_async
+
+    seen = {}
+
+    class Spy(Match):
+        async def play_game(self, g):
+            container = self.seats[0].container
+            container.reload()
+            seen.update(container.attrs)
+            await super().play_game(g)
+
+    spec = parse_spec({"match_id": "profile", "game": "prohis", "games": 1, "bots": [
+        {"name": "r", "image": sample_images["random"]}, {"name": "a", "builtin": "random"},
+        {"name": "b", "builtin": "random"}]})
+    run_async(Spy(spec, tmp_path).run())
+    host = seen["HostConfig"]
+    assert host["NetworkMode"] == "none"
+    assert host["ReadonlyRootfs"] is True
+    assert host["Memory"] == host["MemorySwap"] == PROFILE.memory_mb * 2**20
+    assert host["NanoCpus"] == 10**9
+    assert host["PidsLimit"] == PROFILE.pids
+    assert host["CapDrop"] == ["ALL"] and "no-new-privileges" in host["SecurityOpt"]
+    assert host["Init"] is True and host["IpcMode"] == "private"
+    assert host["LogConfig"] == {"Type": "json-file", "Config": {"max-file": "1", "max-size": "1m"}}
+    assert "size=64m" in host["Tmpfs"]["/tmp"]
+    assert seen["Config"]["User"] == "10001:10001"
+    assert seen["Config"]["Labels"]["arena.managed"] == "1"
+    mounts = seen["Mounts"]
+    assert len(mounts) == 1 and mounts[0]["Destination"] == "/run/arena" and mounts[0]["RW"] is False
+    env = {e.split("=", 1)[0] for e in seen["Config"]["Env"]}
+    image_env = {"PATH", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"}
+    assert env <= {"ARENA_SOCKET", "HOME"} | image_env
+    assert not arena_containers(docker_client, "profile")
+
+
+# attack -> (the recorded reason, the evidence in the bot's output: one of "a|b")
+EXPECTED = {
+    # the pids limit refuses forks (EAGAIN), seen by the bot or by gRPC's own threads
+    "forkbomb": ("timeout", "REFUSED: fork after|Resource temporarily unavailable"),
+    "membomb": ("crash", ""),
+    "busyloop": ("timeout", ""),
+    "sleep": ("timeout", ""),
+    "filltmp": ("", "REFUSED: /tmp full after"),
+    "writeroot": ("", "REFUSED: write /bot/evil: EROFS"),
+    "writesocket": ("", "REFUSED: delete the socket: EROFS"),
+    "egress": ("", "REFUSED: connect 1.1.1.1:53"),
+    "hostsnoop": ("", "REFUSED: read /work/main/README.md: ENOENT"),
+    "daemon": ("crash", ""),
+    "flood": ("", "FLOODED"),
+    "exit": ("crash", ""),
+}
+
+
+@pytest.mark.parametrize("attack", list(EXPECTED))
+def test_adversarial_bot(attack, tmp_path, docker_client, adversary_images, monkeypatch):
+    monkeypatch.setenv(SECRET, "the referee's secret")  # must not reach any container
+    reason, evidence = EXPECTED[attack]
+    match_id = f"attack-{attack}"
+    t0 = time.monotonic()
+    result = match(tmp_path, match_id=match_id, bots=[
+        {"name": "attacker", "image": adversary_images[attack]},
+        {"name": "calm1", "builtin": "random"}, {"name": "calm2", "builtin": "random"}],
+        time={"startup_ms": 20000, "decision_ms": 3000, "bank_ms": 500})
+    elapsed = time.monotonic() - t0
+    game = result["games"][0]
+    seat = game["bots"].index(0)
+    log = (tmp_path / "bot0-attacker.log").read_text(errors="replace")
+
+    # the outcome and its recorded reason
+    assert game["failures"][seat] == reason, log[-2000:]
+    if reason:
+        assert game["ranks"][seat] == 3
+        detail = read_record(tmp_path / game["record"]).failures[0]["detail"]
+        if attack == "membomb":
+            assert "out of memory" in detail
+        if attack == "exit":
+            assert "exit code 5" in detail
+    assert any(e in log for e in evidence.split("|")), log[-2000:]
+    assert "BREACH" not in log
+    if attack == "hostsnoop":
+        env_line = next(line for line in log.splitlines() if line.startswith("ENV: "))
+        assert SECRET not in env_line
+        # ours, the image's, docker's HOSTNAME, and LC_CTYPE which Python sets itself (PEP 538)
+        assert set(env_line[5:].split(",")) <= {"ARENA_SOCKET", "HOME", "PATH", "PYTHONPATH",
+                                                "PYTHONDONTWRITEBYTECODE", "HOSTNAME", "LC_CTYPE"}
+    if attack == "flood":
+        assert len(log) <= LOG_CAP + 4096  # kept, and capped
+
+    # the referee and the other seats are unaffected
+    assert elapsed < 60
+    assert [f for s, f in enumerate(game["failures"]) if s != seat] == ["", ""]
+    check_records_replay(tmp_path, result)
+
+    # nothing is left behind: no container, no process, no socket
+    assert not arena_containers(docker_client, match_id)
+    assert not processes_running("adversary.py")
+    assert not [p for p in _host_processes() if "sleep 424242" in p]
+    assert not [p for p in os.listdir("/tmp") if p.startswith("arena-") and
+                (Path("/tmp") / p / "owner").exists() and
+                (Path("/tmp") / p / "owner").read_text().endswith(f":{os.getpid()}")]
+
+
+def _host_processes() -> list[str]:
+    out = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            out.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            continue
+    return out
