@@ -12,6 +12,7 @@ tagged by name and version, then validated by playing it.
     [build]                        # optional
     context = "."                  # the build context, relative to the folder
     dockerfile = "Dockerfile"      # relative to the folder, inside the context
+    args = { KEY = "value" }       # build arguments
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class BotConfig:
     games: tuple[str, ...] = ()
     context: Path = field(default=Path("."))
     dockerfile: Path = field(default=Path("Dockerfile"))
+    args: dict[str, str] = field(default_factory=dict)
 
     @property
     def tag(self) -> str:
@@ -91,8 +93,11 @@ def load_bot_config(folder: str | Path) -> BotConfig:
         raise BotError(f"{path}: unknown game(s) {', '.join(unknown_games)}; "
                        f"known: {', '.join(sorted(GAMES))}")
     build = data.get("build", {})
-    if not isinstance(build, dict) or set(build) - {"context", "dockerfile"}:
-        raise BotError(f"{path}: [build] takes only context and dockerfile")
+    if not isinstance(build, dict) or set(build) - {"context", "dockerfile", "args"}:
+        raise BotError(f"{path}: [build] takes only context, dockerfile and args")
+    args = build.get("args", {})
+    if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
+        raise BotError(f"{path}: [build] args must be a table of strings")
     context = (folder / build.get("context", ".")).resolve()
     dockerfile = (folder / build.get("dockerfile", "Dockerfile")).resolve()
     if not dockerfile.is_file():
@@ -100,7 +105,8 @@ def load_bot_config(folder: str | Path) -> BotConfig:
     if not dockerfile.is_relative_to(context):
         raise BotError(f"the Dockerfile {dockerfile} must be inside the build context {context}")
     return BotConfig(folder=folder, name=data["name"], version=data["version"], language=data["language"],
-                     author=data["author"], games=tuple(games), context=context, dockerfile=dockerfile)
+                     author=data["author"], games=tuple(games), context=context, dockerfile=dockerfile,
+                     args=dict(args))
 
 
 @dataclass
@@ -120,7 +126,7 @@ def build_bot(
 ) -> BuildResult:
     """Builds the bot's image. Every failure raises BotError naming the cause."""
     base = LANGUAGE_BASES.get(config.language)
-    buildargs = {}
+    buildargs = dict(config.args)
     if base is not None:
         try:
             client.images.get(base.tag)

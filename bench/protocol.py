@@ -61,7 +61,7 @@ async def echo_run(turns: int, payload: bytes, uv: bool = False) -> list[float]:
             times.append(time.perf_counter() - t0)
         done.set()
 
-    with tempfile.TemporaryDirectory(prefix="arena-bench-", dir="/tmp") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-arena-", dir="/tmp") as tmp:
         address = f"unix://{tmp}/echo.sock"
         server = grpc.aio.server()
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("bench.Echo", {
@@ -121,7 +121,7 @@ def main(repeats: int, games: int, as_json: bool) -> None:
     report = Report("protocol", as_json)
     size = typical_request_size()
     ref_p50, ref_p99, ref_rate, echo_p50, echo_p99, echo_rate, kit_p50, echo_uv = ([] for _ in range(8))
-    with tempfile.TemporaryDirectory(prefix="arena-bench-runs-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-arena-runs-") as tmp:
         for r in range(repeats):  # interleaved, so that machine noise hits all alike
             times = referee_run(games, r, Path(tmp) / f"run{r}", kit=False)
             ref_p50.append(percentile(times, 0.5))

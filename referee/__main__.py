@@ -9,6 +9,9 @@ stopped by SIGTERM or SIGINT (bots stopped, sockets removed, finished games kept
 from __future__ import annotations
 
 import argparse
+import ctypes
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -16,11 +19,26 @@ from .match import MatchCancelled, run_match, tune_gc
 from .spec import SpecError, load_spec
 
 
+def die_with_parent() -> None:
+    """When started by a league runner (ARENA_PARENT_PID), end when it ends, even by kill -9:
+    the kernel sends SIGTERM, and the match stops cleanly (bots and sockets removed)."""
+    parent = os.environ.get("ARENA_PARENT_PID", "")
+    if not parent.isdigit() or not sys.platform.startswith("linux"):
+        return
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != int(parent):  # the parent died before prctl took effect
+        sys.exit("arena-referee: the league runner that started this match is gone")
+
+
+PR_SET_PDEATHSIG = 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="arena-referee", description="Run one Arena match.")
     parser.add_argument("spec", help="match spec file (.json or .toml)")
     parser.add_argument("--out", help="output directory (default: runs/<match_id>)")
     args = parser.parse_args(argv)
+    die_with_parent()
     try:
         spec = load_spec(args.spec)
     except SpecError as exc:

@@ -82,6 +82,8 @@ class Match:
         self.decision_id = 0
         # (bot index, wall seconds from building the view to applying the reply), per decision
         self.decision_times: list[tuple[int, float]] = []
+        # where the match's wall time went, in seconds (result.json "timings")
+        self.timings = {"total": 0.0, "startup": 0.0, "round_trips": 0.0, "engine": 0.0}
 
     # -- the whole match --------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
@@ -104,8 +106,10 @@ class Match:
                                             decision_ms=spec.time.decision_ms, bank_ms=spec.time.bank_ms),
                 engine_version=self.game.version,
             )
+            t_start = time.perf_counter()
             starts = await asyncio.gather(*(s.start(self.match_start) for s in self.seats),
                                           return_exceptions=True)
+            self.timings["startup"] += time.perf_counter() - t_start
             self.start_failures: dict[int, Failure] = {}
             for i, outcome in enumerate(starts):
                 if isinstance(outcome, Failure):
@@ -114,6 +118,7 @@ class Match:
                     raise outcome
             for g in range(spec.games):
                 await self.play_game(g)
+            self.timings["total"] = time.perf_counter() - t_start
             for seat in self.seats:
                 await seat.match_end(pb.MatchEnd(match_id=spec.match_id))
         finally:
@@ -158,37 +163,49 @@ class Match:
                     fail(s, self.start_failures[b])
                     continue
                 try:
+                    t_start = time.perf_counter()
                     await bot_seat.revive(self.match_start, spec.max_restarts)
+                    self.timings["startup"] += time.perf_counter() - t_start
                     await bot_seat.game_start(pb.GameStart(
                         game_index=g, seat=s, num_players=n, players=players, seed=spec.bot_seed(g, s)))
                 except Failure as failure:
                     fail(s, failure)
 
+            clock = time.perf_counter
+            t_engine = clock()
             state = game.new_game(n, seed, spec.settings)
+            engine = clock() - t_engine
             decision_ms, bank = spec.time.decision_ms / 1000, [spec.time.bank_ms / 1000] * n
             while not state.is_terminal():
+                t0 = clock()
                 s = state.current_player()
                 legal = state.legal_actions()
                 action, elapsed = "", 0.0
                 if not failures[s]:
                     self.decision_id += 1
-                    t0 = time.perf_counter()
+                    view = state.view(s)
+                    engine += clock() - t0
                     try:
                         decision = await self.seats[bots[s]].decide(
-                            state.view(s), legal, self.decision_id, decision_ms + bank[s], bank[s])
+                            view, legal, self.decision_id, decision_ms + bank[s], bank[s])
                         action, elapsed = decision.action, decision.elapsed
+                        self.timings["round_trips"] += elapsed
                         bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
                         if action not in legal:
                             fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"))
                     except Failure as failure:
                         fail(s, failure)
+                t_apply = clock()
                 if failures[s]:
                     state.apply(fallback := game.fallback(legal))
+                    engine += clock() - t_apply
                     record.decision(s, fallback, 0.0, fallback=True)
                 else:
                     state.apply(action)
-                    self.decision_times.append((bots[s], time.perf_counter() - t0))
+                    engine += clock() - t_apply
+                    self.decision_times.append((bots[s], clock() - t0))
                     record.decision(s, action, elapsed * 1000)
+            self.timings["engine"] += engine
 
             scores = state.scores()
             ranks = ranks_with_failures(scores, failures)
@@ -241,6 +258,7 @@ class Match:
         return {
             "match_id": spec.match_id, "game": spec.game, "engine_version": self.game.version,
             "spec": spec.to_dict(), "games": self.results, "totals": totals,
+            "timings": {k: round(v, 6) for k, v in self.timings.items()},
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import bot, doctor, images, match, play, replay
+from . import bot, demo, doctor, images, league, match, play, ratings, replay, show
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -19,3 +19,8 @@ main.add_command(replay.replay)
 main.add_command(images.images)
 main.add_command(bot.bot)
 main.add_command(doctor.doctor)
+main.add_command(league.league)
+main.add_command(ratings.ratings)
+main.add_command(ratings.leaderboard)
+main.add_command(show.show)
+main.add_command(demo.demo)

@@ -7,7 +7,9 @@ from pathlib import Path
 import click
 
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config, validate_bot
+from ..league import LeagueError, check_new_version, get_league, register_bot
 from .docker_client import docker_client
+from .options import league_errors, with_store
 
 
 @click.group()
@@ -47,3 +49,46 @@ def validate(image: str, startup_ms: int, decision_ms: int) -> None:
             for line in result.log.strip().splitlines()[-20:]:
                 click.echo(f"  | {line}")
         raise SystemExit(1)
+
+
+@bot.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--league", "league_name", help="Enter the new version in this league.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
+@with_store
+@league_errors
+def submit(path: Path, league_name: str | None, quiet: bool, store) -> None:
+    """Build and validate the bot folder PATH, then register it as a new bot version.
+
+    A bot that fails to build or to validate is refused, and nothing is registered.
+    """
+    submit_bot(store, path, league_name, quiet)
+
+
+def submit_bot(store, path: Path, league_name: str | None, quiet: bool = True) -> None:
+    try:
+        config = load_bot_config(path)
+    except BotError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if league_name:
+        with store() as session:
+            get_league(session, league_name)  # an unknown league is refused before any build
+    check_new_version(store, config.name, config.version)
+    client = docker_client()
+    try:
+        built = build_bot(client, config, say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")))
+    except BotError as exc:
+        raise click.ClickException(f"refused: {exc}") from exc
+    click.echo(f"built {built.tag} ({built.size_mb:.0f} MiB); validating ...")
+    result = validate_bot(built.tag, say=lambda line: click.echo(f"  {line}"))
+    if not result.ok:
+        tail = "\n".join(f"  | {line}" for line in result.log.strip().splitlines()[-15:])
+        raise click.ClickException(f"refused: {result.summary()}" + (f"\nthe bot's output:\n{tail}" if tail else ""))
+    claimed = result.hello.get("games") or list(config.games)
+    try:
+        registered = register_bot(store, name=config.name, version=config.version, image=built.tag,
+                                  image_digest=client.images.get(built.tag).id, language=config.language,
+                                  author=config.author, games=claimed, league=league_name)
+    except LeagueError as exc:
+        raise click.ClickException(f"refused: {exc}") from exc
+    click.echo(f"registered {registered.label}" + (f" in league {league_name}" if league_name else ""))

@@ -34,3 +34,38 @@ def parse_settings(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:
             raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--set")
         out[key.strip()] = value.strip()
     return out
+
+
+def with_store(command):
+    """Adds ``--db URL`` (default: $ARENA_DB, else sqlite:///runs/arena.db) and passes the open store."""
+    import functools
+
+    from ..store import StoreError, open_store
+
+    @click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",
+                  help="Database URL (SQLAlchemy); default $ARENA_DB or sqlite:///runs/arena.db.")
+    @functools.wraps(command)
+    def wrapper(*args, db_url: str | None, **kwargs):
+        try:
+            store = open_store(db_url)
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+        return command(*args, store=store, **kwargs)
+
+    return wrapper
+
+
+def league_errors(command):
+    """Turns LeagueError into a clean CLI error (exit status 1)."""
+    import functools
+
+    from ..league import LeagueError
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except LeagueError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+    return wrapper

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -84,13 +84,14 @@ def test_sigterm_stops_the_match_and_its_bots(tmp_path):
     while time.monotonic() < deadline and not list(tmp_path.glob("out/game-000.jsonl")):
         time.sleep(0.1)
     time.sleep(1.0)  # the bots are now sleeping inside a decision
-    sockets = [p for p in os.listdir("/tmp") if p.startswith("arena-")]
-    assert sockets
+    own = [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
+           and (p / "owner").read_text().endswith(f":{proc.pid}")]
+    assert len(own) == 1  # this referee's socket folder
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "stopped by a signal" in err
-    assert not [p for p in os.listdir("/tmp") if p in sockets]
+    assert not own[0].exists()
     from .test_misbehaving import processes_running
 
     assert not processes_running("tests/bots/misbehave.py")

@@ -1,69 +1,13 @@
-"""A real Docker engine, the base image and the bot images the sandbox tests use.
+"""The sandbox tests use the Docker fixtures shared with the league tests."""
 
-The engine is started by `make test` (scripts/docker-up.sh); these fixtures build what
-is missing (a second run finds everything and takes seconds).
-"""
-
-from __future__ import annotations
-
-import io
-import shutil
-from pathlib import Path
-
-import docker
-import docker.errors
-import pytest
-
-from arena.bots import build_bot, load_bot_config
-from arena.images import PYTHON_BASE, build_base
-from referee.sandbox import LABEL
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ("random", "prohis_heuristic")
-ATTACKS = ("forkbomb", "membomb", "busyloop", "sleep", "filltmp", "writeroot", "writesocket",
-           "egress", "hostsnoop", "daemon", "flood", "exit")
-ADVERSARY_BASE = "arena-test/adversary:base"
-
-
-@pytest.fixture(scope="session")
-def docker_client() -> docker.DockerClient:
-    try:
-        client = docker.from_env(timeout=120)
-        client.ping()
-    except docker.errors.DockerException as exc:
-        pytest.fail(f"these tests need a Docker engine: run scripts/docker-up.sh as root ({exc})")
-    build_base(client, PYTHON_BASE, say=lambda line: None)
-    return client
-
-
-@pytest.fixture(scope="session")
-def sample_images(docker_client) -> dict[str, str]:
-    """The sample bots, built by the same path as `arena bot build`."""
-    return {name: build_bot(docker_client, load_bot_config(ROOT / "sample_bots" / "python" / name)).tag
-            for name in SAMPLES}
-
-
-@pytest.fixture(scope="session")
-def adversary_images(docker_client, tmp_path_factory) -> dict[str, str]:
-    """One image per attack of tests/bots/adversary.py."""
-    context = tmp_path_factory.mktemp("adversary")
-    shutil.copytree(ROOT / "sample_bots" / "python" / "arenabot", context / "arenabot",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "tests" / "bots" / "adversary.py", context / "adversary.py")
-    (context / "Dockerfile").write_text(
-        "ARG BASE\nFROM ${BASE}\nCOPY arenabot /bot/arenabot\nCOPY adversary.py /bot/adversary.py\n"
-        "ENV PYTHONPATH=/bot PYTHONDONTWRITEBYTECODE=1\n")
-    docker_client.images.build(path=str(context), tag=ADVERSARY_BASE, buildargs={"BASE": PYTHON_BASE.tag},
-                               rm=True, forcerm=True)
-    images = {}
-    for attack in ATTACKS:
-        tag = f"arena-test/adversary:{attack}"
-        dockerfile = f'FROM {ADVERSARY_BASE}\nCMD ["python3", "/bot/adversary.py", "{attack}"]\n'
-        docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True, forcerm=True)
-        images[attack] = tag
-    return images
-
-
-def arena_containers(client: docker.DockerClient, match_id: str | None = None) -> list:
-    filters = {"label": [LABEL] + ([f"arena.match={match_id}"] if match_id else [])}
-    return client.containers.list(all=True, filters=filters)
+from ..docker_fixtures import (  # noqa: F401 - fixtures
+    ADVERSARY_BASE,
+    ATTACKS,
+    ROOT,
+    SAMPLES,
+    adversary_images,
+    arena_containers,
+    docker_client,
+    misbehaving_images,
+    sample_images,
+)

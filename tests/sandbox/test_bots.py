@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -108,25 +106,6 @@ def test_arena_bot_build_tags_by_name_and_version(docker_client):
     assert labels["arena.bot.language"] == "python" and labels["arena.bot.author"] == "Arena"
     bad = CliRunner().invoke(arena, ["bot", "build", str(ROOT / "nowhere")])
     assert bad.exit_code == 1 and "is not a folder" in bad.output
-
-
-@pytest.fixture(scope="module")
-def misbehaving_images(docker_client, tmp_path_factory) -> dict[str, str]:
-    """tests/bots/misbehave.py in a container, one image per kind; and a bot that never speaks."""
-    context = tmp_path_factory.mktemp("misbehave")
-    shutil.copytree(ROOT / "sample_bots/python/arenabot", context / "arenabot",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "tests/bots/misbehave.py", context / "misbehave.py")
-    (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY . /bot/\nENV PYTHONPATH=/bot\n")
-    docker_client.images.build(path=str(context), tag="arena-test/misbehave:base",
-                               buildargs={"BASE": PYTHON_BASE.tag}, rm=True)
-    images = {}
-    for kind in ("illegal", "badversion", "exit", "sleep", "noconnect"):
-        tag = f"arena-test/misbehave:{kind}"
-        dockerfile = f'FROM arena-test/misbehave:base\nCMD ["python3", "/bot/misbehave.py", "{kind}", "2"]\n'
-        docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True)
-        images[kind] = tag
-    return images
 
 
 def test_validate_accepts_the_sample_bots(sample_images):

@@ -17,6 +17,13 @@ GOODS = ("illegal", "legal")
 
 
 class ProhisHeuristic(Strategy):
+    """``bold``: a rougher style that claims with its best Prohi, never pays a bribe, and
+    inspects whatever it can (the ``prohis-bold`` sample bot)."""
+
+    def __init__(self, seed: int = 0, bold: bool = False) -> None:
+        super().__init__(seed)
+        self.bold = bold
+
     def decide(self, view: dict[str, Any], legal_actions: list[str]) -> str:
         handler = getattr(self, f"_{view['phase']}")
         action = handler(view, legal_actions)
@@ -65,6 +72,10 @@ class ProhisHeuristic(Strategy):
 
     # -- someone else's convoy ---------------------------------------------------------------
     def _claim(self, view: dict[str, Any], legal: list[str]) -> str:
+        if self.bold:
+            for rank in ("major", "captain", "lieutenant"):
+                if f"claim:{rank}" in legal:
+                    return f"claim:{rank}"
         best = max((RANK[c["rank"]] for c in view["claims"]), default=0)
         size = len(view["convoy"])
         for rank in ("lieutenant", "captain", "major"):
@@ -79,14 +90,14 @@ class ProhisHeuristic(Strategy):
         return "accept" if offered >= WAREHOUSE[my_prohi] - 1000 else "reject"
 
     def _waive(self, view: dict[str, Any], legal: list[str]) -> str:
-        return "inspect" if len(view["convoy"]) >= 3 else "waive"
+        return "inspect" if self.bold or len(view["convoy"]) >= 3 else "waive"
 
     def _flip(self, view: dict[str, Any], legal: list[str]) -> str:
         return self.rng.choice(legal)
 
     # -- my convoy under inspection ------------------------------------------------------------
     def _bribe(self, view: dict[str, Any], legal: list[str]) -> str:
-        if "illegal" not in view["convoy"]:
+        if self.bold or "illegal" not in view["convoy"]:
             return "silent"  # let them inspect: a clean convoy wins their Prohi card
         if view["bribe"]:
             return "done"

@@ -1,0 +1,101 @@
+"""``arena league``: create a league, enter bots, run its round robin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from sqlalchemy import select
+
+from ..league import create_league, join_league, run_league
+from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
+from ..store import League
+from .options import GAME, league_errors, parse_settings, with_store
+
+
+@click.group()
+def league() -> None:
+    """Leagues: one game, one player count, its settings, and the bots entered."""
+
+
+@league.command()
+@click.argument("name")
+@click.option("--game", required=True, type=GAME)
+@click.option("--players", required=True, type=int, help="Players per table.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting of the game.")
+@click.option("--deals", default=1, show_default=True, help="Deals per match, each played in every rotation.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--decision-ms", default=1000, show_default=True)
+@click.option("--bank-ms", default=10_000, show_default=True)
+@click.option("--failures", type=click.Choice(FAILURE_POLICIES), default="last", show_default=True,
+              help="last: a failed seat ranks last and the game is rated; exclude: games with a failure "
+                   "are not rated.")
+@with_store
+@league_errors
+def create(name: str, game: str, players: int, overrides: tuple[str, ...], deals: int, seed: int,
+           decision_ms: int, bank_ms: int, failures: str, store) -> None:
+    """Create the league NAME."""
+    try:
+        options = ScheduleOptions(deals=deals, seed=seed, decision_ms=decision_ms, bank_ms=bank_ms,
+                                  failures=failures)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+    created = create_league(store, name, game, players, parse_settings(overrides), options)
+    click.echo(f"league {created.name}: {game}, {players} per table, {games_per_match(players, options)} games "
+               f"per match")
+
+
+@league.command()
+@click.argument("name")
+@click.argument("bot", metavar="BOT[@VERSION]")
+@with_store
+@league_errors
+def join(name: str, bot: str, store) -> None:
+    """Enter an already registered bot in the league NAME."""
+    entered = join_league(store, name, bot)
+    click.echo(f"{entered.label} joined {name}")
+
+
+@league.command("list")
+@with_store
+def list_leagues(store) -> None:
+    """Every league, with its entrants."""
+    with store() as session:
+        for lg in session.scalars(select(League).order_by(League.name)):
+            bots = ", ".join(e.bot.label for e in lg.entries) or "no entrants"
+            click.echo(f"{lg.name}: {lg.game}, {lg.players} per table; {bots}")
+
+
+@league.command()
+@click.argument("name")
+@click.option("--rounds", default=1, show_default=True, help="Play every round up to this many.")
+@click.option("--jobs", "-j", default=1, show_default=True, help="Matches played at once.")
+@click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
+              show_default=True, help="Where match records go.")
+@with_store
+@league_errors
+def run(name: str, rounds: int, jobs: int, runs_dir: Path, store) -> None:
+    """Play the league's round robin; a rerun resumes where a killed run stopped."""
+    run_with_progress(store, name, rounds, jobs, runs_dir)
+
+
+def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path) -> None:
+    """Runs the league with a progress bar: games done of the total, the ETA, and failures."""
+    state = {"bar": None, "failures": 0}
+
+    def started(total: int) -> None:
+        state["bar"] = click.progressbar(length=total, label=f"league {name}", show_eta=True, show_pos=True,
+                                         item_show_func=lambda _: f"failures: {state['failures']}")
+        state["bar"].__enter__()
+
+    def progress(games: int, failures: int) -> None:
+        state["failures"] = failures
+        state["bar"].update(games, current_item=True)
+
+    try:
+        summary = run_league(store, name, rounds, jobs, runs_dir, progress=progress, on_start=started)
+    finally:
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)
+    click.echo(f"{summary.matches_run} match(es), {summary.games_run} game(s), {summary.failures} seat "
+               f"failure(s) in {summary.seconds:.1f} s; {summary.matches_skipped} match(es) were already played")

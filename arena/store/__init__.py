@@ -1,0 +1,89 @@
+"""Opening the store: SQLite by default (WAL mode), any SQLAlchemy URL by ``--db`` or ``ARENA_DB``.
+
+Opening also brings the schema up to date with Alembic, so a store made by an older
+Arena is migrated in place and a new one is created from the migrations.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import Base, Bot, Entry, Game, League, Match, Rating, RatingHistory
+
+DEFAULT_URL = "sqlite:///runs/arena.db"
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class StoreError(Exception):
+    """The store cannot be used; the message says why and which URL."""
+
+
+def store_url(url: str | None = None) -> str:
+    return url or os.environ.get("ARENA_DB") or DEFAULT_URL
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.session = sessionmaker(engine, expire_on_commit=False)
+
+    def __call__(self) -> Session:
+        return self.session()
+
+
+def open_store(url: str | None = None, migrate: bool = True) -> Store:
+    url = store_url(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreError(f"{url!r} is not a database URL (e.g. sqlite:///arena.db, "
+                         "postgresql+psycopg://user@host/db)") from None
+    shown = parsed.render_as_string(hide_password=True)
+    options: dict = {}
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        options["connect_args"] = {"timeout": 30}
+    else:
+        options["pool_pre_ping"] = True
+        options["connect_args"] = {"connect_timeout": 10}
+    try:
+        engine = create_engine(url, **options)
+    except (NoSuchModuleError, ModuleNotFoundError) as exc:
+        raise StoreError(f"no driver for {shown}: {exc}") from None
+    if parsed.get_backend_name() == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    try:
+        with engine.connect() as connection:
+            if migrate:
+                config = Config()
+                config.set_main_option("script_location", str(MIGRATIONS))
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                connection.commit()
+    except OperationalError as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+        raise StoreError(f"cannot reach the database at {shown}: {reason}") from None
+    except SQLAlchemyError as exc:
+        raise StoreError(f"the database at {shown} cannot be used: {exc}") from None
+    return Store(engine)
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    cursor.execute("PRAGMA synchronous=NORMAL")  # durable at each checkpoint; safe with WAL
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+__all__ = ["Base", "Bot", "Entry", "Game", "League", "Match", "Rating", "RatingHistory", "Store",
+           "StoreError", "open_store", "store_url"]

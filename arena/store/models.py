@@ -1,0 +1,140 @@
+"""The durable store: bots, leagues and their entrants, matches, games, ratings.
+
+One schema for SQLite (the default) and PostgreSQL (shared deployments); migrations
+are Alembic's (``arena/store/migrations``). Games are stored with everything needed to
+recompute ratings (seats, scores, ranks, failures) and the path of their record.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Bot(Base):
+    """One version of a bot: a new version is a new entrant with a rating of its own."""
+
+    __tablename__ = "bots"
+    __table_args__ = (UniqueConstraint("name", "version", name="uq_bot_version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    version: Mapped[str] = mapped_column(String(128))
+    image: Mapped[str] = mapped_column(String(256))
+    image_digest: Mapped[str] = mapped_column(String(80))
+    language: Mapped[str] = mapped_column(String(32))
+    author: Mapped[str] = mapped_column(String(128))
+    games: Mapped[list[Any]] = mapped_column(default=list)  # the games it claims; [] = all
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+class League(Base):
+    __tablename__ = "leagues"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)  # the game's settings, complete
+    # deals, seed, time control, failure policy: see arena.league.schedule.ScheduleOptions
+    schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.bot_id")
+
+
+class Entry(Base):
+    __tablename__ = "entries"
+    __table_args__ = (UniqueConstraint("league_id", "bot_id", name="uq_entry"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    league: Mapped[League] = relationship(back_populates="entries")
+    bot: Mapped[Bot] = relationship()
+
+
+class Match(Base):
+    """A finished match. Only finished matches are stored, in one transaction with their
+    games, so a league killed at any moment neither loses nor duplicates a result."""
+
+    __tablename__ = "matches"
+    __table_args__ = (UniqueConstraint("league_id", "round", "table", name="uq_match_slot"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[str] = mapped_column(String(256))  # the entrants' bot ids, sorted: "3,5,9"
+    seed: Mapped[int] = mapped_column(Integer)
+    bots: Mapped[list[Any]] = mapped_column()  # bot ids in match order (seat rotation base)
+    record_dir: Mapped[str] = mapped_column(String(1024))
+    restarts: Mapped[list[Any]] = mapped_column(default=list)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    games: Mapped[list[Game]] = relationship(back_populates="match", order_by="Game.index")
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("match_id", "index", name="uq_game_index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
+    index: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[Any]] = mapped_column()  # bot ids by seat
+    scores: Mapped[list[Any]] = mapped_column()
+    ranks: Mapped[list[Any]] = mapped_column()  # 1 is best; failed seats last
+    failures: Mapped[list[Any]] = mapped_column()  # "" or the reason, by seat
+    record_path: Mapped[str] = mapped_column(String(1024))
+
+    match: Mapped[Match] = relationship(back_populates="games")
+
+
+class Rating(Base):
+    """A bot's current rating in a league, recomputed from the stored games."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("league_id", "bot_id", name="uq_rating"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    exposure: Mapped[float] = mapped_column(Float)  # mu - 3 sigma: the conservative estimate
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+    bot: Mapped[Bot] = relationship()
+
+
+class RatingHistory(Base):
+    """Each bot's rating after each rated game, in rating order."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int] = mapped_column(Integer)  # position of the game in rating order
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)

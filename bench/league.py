@@ -1,0 +1,85 @@
+"""A containerised Prohis league of the four Python sample bots, end to end.
+
+Reports games per second (jobs=1 and jobs=2), and where the time goes, as shares of the
+time summed over matches plus the league runner's own work:
+
+- referee process: starting and ending the referee (Python start-up, imports, teardown)
+- container start: from starting the bots' containers to their hello
+- protocol: the rest of the match's time: round trips over gRPC (with the bots' own
+  thinking, which is small for the sample bots), encoding, records
+- engine: views, legal actions and applying actions
+- store: writing each match and its games
+- ratings: recomputing the ratings
+
+Needs the Docker engine and the sample images (``make images``).
+
+    python -m bench.league [--rounds 2] [--repeats 3] [--json]
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+import docker
+
+from arena.bots import load_bot_config
+from arena.league import create_league, register_bot, run_league
+from arena.league.schedule import ScheduleOptions
+from arena.store import open_store
+
+from .common import Report, median
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
+
+
+def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float], int]:
+    store = open_store(f"sqlite:///{tmp}/bench.db")
+    client = docker.from_env()
+    create_league(store, "bench", "prohis", 3, {}, ScheduleOptions(deals=2, seed=3))
+    for folder in SAMPLES:
+        config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
+        image = client.images.get(config.tag)  # built by `make images`
+        register_bot(store, name=config.name, version=config.version, image=config.tag, image_digest=image.id,
+                     language=config.language, author=config.author, games=list(config.games), league="bench")
+    summary = run_league(store, "bench", rounds, jobs, tmp / "runs")
+    return summary.games_run / summary.seconds, summary.timings, summary.games_run
+
+
+@click.command()
+@click.option("--rounds", default=2, show_default=True, help="Rounds of 4 matches (6 games each).")
+@click.option("--repeats", default=3, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def main(rounds: int, repeats: int, as_json: bool) -> None:
+    report = Report("league", as_json)
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    shares: dict[str, list[float]] = {}
+    games = 0
+    for _ in range(repeats):
+        for jobs in (1, 2):
+            with tempfile.TemporaryDirectory(prefix="bench-arena-league-") as tmp:
+                rate, t, games = one_run(rounds, jobs, Path(tmp))
+            rates[jobs].append(rate)
+            if jobs == 1:  # one match at a time: the parts add up to the wall time
+                parts = {
+                    "referee_process": t["referee"] - t["match"],
+                    "container_start": t["startup"],
+                    "protocol": t["match"] - t["startup"] - t["engine"],
+                    "engine": t["engine"],
+                    "store": t["store"],
+                    "ratings": t["ratings"],
+                }
+                total = sum(parts.values())
+                for key, value in parts.items():
+                    shares.setdefault(key, []).append(100 * value / total)
+    report.figure("games_per_league_run", games, "games")
+    report.figure("games_per_s_jobs1", median(rates[1]), "games/s")
+    report.figure("games_per_s_jobs2", median(rates[2]), "games/s")
+    for key, values in shares.items():
+        report.figure(f"share_{key}", median(values), "%")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""Leagues of containerised bots: complete, rated, resumable after kill -9."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from arena.cli import main as arena
+from arena.league import leaderboard, rebuild_ratings, register_bot, run_league
+from arena.store import Game, Match, Rating
+
+from ..docker_fixtures import ROOT, arena_containers
+from .helpers import league_of_samples, stored_games
+
+
+def prob_better(a: dict, b: dict) -> float:
+    """P(a's skill > b's skill) under the two posteriors: Phi((mu_a - mu_b) / sqrt(s_a^2 + s_b^2))."""
+    z = (a["mu"] - b["mu"]) / math.sqrt(a["sigma"] ** 2 + b["sigma"] ** 2)
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+def test_a_league_of_four_sample_bots_completes_and_is_rated(store, sample_images, docker_client, tmp_path):
+    league_of_samples(store, docker_client)
+    summary = run_league(store, "l", rounds=2, jobs=2, runs_dir=tmp_path / "runs")
+    # C(4,3) = 4 tables a round, each a match of 2 deals x 3 rotations
+    assert (summary.matches_run, summary.games_run, summary.failures) == (8, 48, 0)
+    with store() as session:
+        assert session.scalar(select(func.count(Match.id))) == 8
+        assert session.scalar(select(func.count(Game.id))) == 48
+    board = {row["bot"]: row for row in leaderboard(store, "l")}
+    assert all(row["games"] == 36 and row["failure_rate"] == 0 for row in board.values())
+    # Stated confidence: the posteriors give the heuristic a better skill than random with
+    # probability >= 99.9% (here it is > 1 - 1e-9: z is about 7).
+    assert prob_better(board["prohis-heuristic"], board["random"]) >= 0.999
+    assert board["prohis-heuristic"]["rank"] < board["random"]["rank"]
+    assert [r["rank"] for r in leaderboard(store, "l")] == [1, 2, 3, 4]
+    assert all(abs(r["exposure"] - (r["mu"] - 3 * r["sigma"])) < 0.002 for r in board.values())
+
+    # rebuilding from the stored games gives identical numbers
+    with store() as session:
+        before = sorted((r.bot_id, r.mu, r.sigma) for r in session.scalars(select(Rating)))
+    rebuild_ratings(store, "l")
+    with store() as session:
+        assert sorted((r.bot_id, r.mu, r.sigma) for r in session.scalars(select(Rating))) == before
+    runner = CliRunner()
+    db = ["--db", str(store.engine.url)]
+    rebuilt = runner.invoke(arena, ["ratings", "rebuild", "l", *db])
+    assert rebuilt.exit_code == 0 and "rebuilt the ratings of 4 bot(s)" in rebuilt.output
+    as_json = json.loads(runner.invoke(arena, ["leaderboard", "l", "--json", *db]).output)
+    assert as_json == leaderboard(store, "l")
+    assert set(as_json[0]) == {"rank", "bot", "version", "language", "exposure", "mu", "sigma", "games", "wins",
+                               "average_score", "failure_rate"}
+    table = runner.invoke(arena, ["leaderboard", "l", *db]).output
+    assert "mu-3s" in table and "prohis-heuristic" in table
+    # a rerun has nothing left to play
+    again = run_league(store, "l", rounds=2, jobs=2, runs_dir=tmp_path / "runs")
+    assert (again.matches_run, again.matches_skipped) == (0, 8)
+
+    # show match / show game
+    with store() as session:
+        match_id = session.scalar(select(Match.id).order_by(Match.id))
+        game_id = session.scalar(select(Game.id).order_by(Game.id))
+    shown = runner.invoke(arena, ["show", "match", str(match_id), *db])
+    assert shown.exit_code == 0 and "round 0" in shown.output and shown.output.count("  game ") == 6
+    shown = runner.invoke(arena, ["show", "game", str(game_id), "--log", *db])
+    assert shown.exit_code == 0 and "seat 0:" in shown.output and "replay check: the engine reproduces" in shown.output
+    assert runner.invoke(arena, ["show", "game", "99999", *db]).output.strip().endswith("no game 99999")
+    assert not arena_containers(docker_client)
+
+
+def test_resume_after_kill_9_at_random_points(db_url, tmp_path, sample_images, docker_client):
+    """Three trials (kill points drawn from random.Random(20261130)): a run killed with -9 and
+    run again stores exactly the games of an uninterrupted run, none lost, none twice."""
+    from arena.store import open_store
+
+    reference = open_store(f"sqlite:///{tmp_path}/reference.db")
+    league_of_samples(reference, docker_client)
+    run_league(reference, "l", rounds=1, jobs=2, runs_dir=tmp_path / "ref-runs")
+    expected = stored_games(reference)
+    assert len(expected) == 24
+
+    rng = random.Random(20261130)
+    for trial in range(3):
+        url = f"sqlite:///{tmp_path}/trial{trial}.db"
+        store = open_store(url)
+        league_of_samples(store, docker_client)
+        command = [sys.executable, "-m", "arena.cli", "league", "run", "l", "--jobs", "2", "--db", url,
+                   "--runs-dir", str(tmp_path / f"runs{trial}")]
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(1.0, 8.0))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        partial = stored_games(store)
+        assert set(partial) <= set(expected)
+        finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert finished.returncode == 0, finished.stderr
+        assert stored_games(store) == expected, f"trial {trial}: {len(partial)} games stored before the kill"
+    # the killed runs' referees died with their runner and cleaned up after themselves
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and arena_containers(docker_client):
+        time.sleep(0.5)
+    assert not arena_containers(docker_client)
+
+
+def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path, docker_client,
+                                                                   sample_images, misbehaving_images):
+    for policy in ("last", "exclude"):
+        name = f"f-{policy}"
+        league_of_samples(store, docker_client, name=name, failures=policy) if policy == "last" else None
+        if policy == "exclude":
+            from arena.league import create_league, join_league
+            from arena.league.schedule import ScheduleOptions
+
+            create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=2, seed=5, failures="exclude"))
+            for label in ("random@1.0.0", "first-legal@1.0.0", "prohis-heuristic@1.0.0"):
+                join_league(store, name, label)
+        if policy == "last":
+            register_bot(store, name="crasher", version="1", image=misbehaving_images["exit"],
+                         image_digest="sha256:x", language="python", author="tests", games=[], league=name)
+        else:
+            from arena.league import join_league
+
+            join_league(store, name, "crasher@1")
+        run_league(store, name, rounds=1, jobs=2, runs_dir=tmp_path / name)
+        board = {row["bot"]: row for row in leaderboard(store, name)}
+        crasher = board["crasher"]
+        assert crasher["failure_rate"] == 1.0
+        assert crasher["wins"] == 0
+        if policy == "last":
+            assert crasher["rank"] == len(board)  # ranked last in every game, rated like any loss
+            with store() as session:
+                rating = session.scalar(select(Rating).join(Rating.bot).where(Rating.bot.has(name="crasher"),
+                                                                              Rating.league_id == 1))
+                assert rating.games == crasher["games"]
+        else:
+            with store() as session:
+                ratings = {r.bot.name: r.games for r in session.scalars(select(Rating).where(Rating.league_id == 2))}
+            assert ratings["crasher"] == 0  # every game it played had a failure: none rated
+
+
+def test_arena_demo_from_scratch(db_url, tmp_path, sample_images):
+    """`make demo`'s command: submits the sample bots (build, validate, register), runs, prints."""
+    env = {**os.environ, "ARENA_DB": db_url}
+    result = CliRunner(env=env).invoke(arena, ["demo", "--rounds", "1", "--runs-dir", str(tmp_path / "runs")])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("registered ") == 4
+    assert "4 match(es), 24 game(s), 0 seat failure(s)" in result.output
+    assert "prohis-heuristic" in result.output.split("mu-3s")[1]
+    again = CliRunner(env=env).invoke(arena, ["demo", "--rounds", "1", "--runs-dir", str(tmp_path / "runs")])
+    assert again.exit_code == 0 and "registered " not in again.output and "4 match(es) were already played" in \
+        again.output

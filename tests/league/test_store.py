@@ -1,0 +1,120 @@
+"""The store: migrations match the models, WAL mode, bad input refused with nothing written."""
+
+from __future__ import annotations
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from click.testing import CliRunner
+from sqlalchemy import func, select, text
+
+from arena.cli import main as arena
+from arena.league import LeagueError, create_league, register_bot
+from arena.league.schedule import ScheduleOptions
+from arena.store import Bot, League, StoreError, open_store
+from arena.store.models import Base
+
+
+def test_migrations_build_exactly_the_models(store):
+    with store.engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert diff == []
+
+
+def test_sqlite_runs_in_wal_mode(store):
+    with store.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+
+
+def test_reopening_is_idempotent(db_url):
+    open_store(db_url)
+    store = open_store(db_url)
+    with store() as session:
+        assert session.scalar(select(func.count(League.id))) == 0
+
+
+def counts(store) -> tuple[int, int]:
+    with store() as session:
+        return session.scalar(select(func.count(League.id))), session.scalar(select(func.count(Bot.id)))
+
+
+@pytest.mark.parametrize("game, players, message", [
+    ("chess", 4, "unknown game 'chess'; known games: "),
+    ("prohis", 2, "Prohis is played by 3 to 6 players, not 2"),
+])
+def test_bad_leagues_are_refused(store, game, players, message):
+    with pytest.raises(LeagueError, match=message):
+        create_league(store, "x", game, players, {}, ScheduleOptions())
+    assert counts(store) == (0, 0)
+
+
+def test_bad_settings_are_refused(store):
+    with pytest.raises(LeagueError, match="unknown setting"):
+        create_league(store, "x", "prohis", 3, {"bribes": "2"}, ScheduleOptions())
+    assert counts(store) == (0, 0)
+
+
+def test_a_duplicate_league_name_is_refused(store):
+    create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
+    with pytest.raises(LeagueError, match="a league named 'x' exists already"):
+        create_league(store, "x", "prohis", 4, {}, ScheduleOptions())
+    assert counts(store) == (1, 0)
+
+
+def bot(store, version="1", league=None):
+    return register_bot(store, name="b", version=version, image="img", image_digest="sha256:0", language="python",
+                        author="a", games=[], league=league)
+
+
+def test_a_duplicate_bot_version_is_refused(store):
+    bot(store)
+    with pytest.raises(LeagueError, match="bot b version 1 is registered already"):
+        bot(store)
+    bot(store, version="2")
+    assert counts(store) == (0, 2)
+
+
+def test_an_unknown_league_is_refused_and_nothing_is_registered(store):
+    with pytest.raises(LeagueError, match="unknown league 'nope'; leagues: none yet"):
+        bot(store, league="nope")
+    assert counts(store) == (0, 0)
+
+
+def test_an_unreachable_database_is_named():
+    with pytest.raises(StoreError, match=r"cannot reach the database at postgresql\+psycopg://arena@127.0.0.1:1/x"):
+        open_store("postgresql+psycopg://arena@127.0.0.1:1/x")
+    with pytest.raises(StoreError, match="is not a database URL"):
+        open_store("not a url")
+
+
+def test_cli_bad_input_is_refused_with_a_clear_message(db_url, tmp_path):
+    runner = CliRunner()
+
+    def run(*args):
+        return runner.invoke(arena, [*args, "--db", db_url])
+
+    cases = [
+        (["league", "create", "l", "--game", "chess", "--players", "3"], "unknown game 'chess'"),
+        (["league", "create", "l", "--game", "prohis", "--players", "7"], "3 to 6 players, not 7"),
+        (["league", "run", "nope"], "unknown league 'nope'"),
+        (["leaderboard", "nope"], "unknown league 'nope'"),
+        (["ratings", "rebuild", "nope"], "unknown league 'nope'"),
+        (["league", "join", "nope", "b@1"], "unknown league 'nope'"),
+        (["bot", "submit", str(tmp_path), "--league", "nope"], "no bot.toml"),
+    ]
+    for args, message in cases:
+        result = run(*args)
+        assert result.exit_code != 0, args
+        assert message in result.output, (args, result.output)
+    result = runner.invoke(arena, ["leaderboard", "x", "--db", "postgresql+psycopg://arena@127.0.0.1:1/x"])
+    assert result.exit_code == 1 and "cannot reach the database" in result.output
+    assert counts(open_store(db_url)) == (0, 0)
+
+
+def test_a_league_needs_enough_entrants(store, tmp_path):
+    from arena.league import run_league
+
+    create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
+    bot(store, league="x")
+    with pytest.raises(LeagueError, match="league x has 1 entrant"):
+        run_league(store, "x", 1, 1, tmp_path)
