@@ -871,7 +871,8 @@ class SobekState(State):
         v["players"] = [
             {"hand_size": len(hands[s]), "corruption_size": len(corruption[s]), "curses": len(curses[s]),
              "sets": [{"family": FAMILIES[st.family], "cards": [NAMES[face[c]] for c in st.cards],
-                       "prosperity": len(st.prosperity), "horizontal": st.horizontal} for st in sets[s]]}
+                       "prosperity": len(st.prosperity), "horizontal": st.horizontal} for st in sets[s]]
+             if sets[s] else []}
             for s in range(self.num_players)
         ]
         v["market"] = [PUBLIC[face[c]] for c in self.market]

@@ -8,6 +8,7 @@ lays every horizontal set it can, since cards left in hand only add to its corru
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .base import Strategy
@@ -18,6 +19,7 @@ HIDDEN_CHARACTER = "back_orange"
 PROSPERITY_FAMILIES = ("wheat", "fish", "cattle")
 
 
+@functools.cache
 def parse(face: str) -> tuple[str | None, int, str | None]:
     """A face -> (family, scarabs, character role); the family is None for Amulets and backs."""
     if face == "amulet" or face.startswith("back_") or face == "unknown":
