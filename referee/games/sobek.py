@@ -189,7 +189,8 @@ def parse_valued(text: str, green: tuple[int, ...]) -> tuple[tuple[int, int], ..
             raise BadSettings(f"setting valued_cards: {name} must be CARDSxSCARABS such as 3x2, "
                               f"got {value!r}")
         if not 1 <= int(count) <= beige:
-            raise BadSettings(f"setting valued_cards: {name} has 1 to {beige} beige cards to value, "
+            raise BadSettings(f"setting valued_cards: {name} has {beige} beige cards ({green[fam]} of its "
+                              f"{FAMILY_CARDS[fam]} are green), so 1 to {beige} may carry scarabs; "
                               f"got {count}")
         if not 1 <= int(scarabs) <= MAX_SCARABS:
             raise BadSettings(f"setting valued_cards: a card carries 1 to {MAX_SCARABS} scarabs, "

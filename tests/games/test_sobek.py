@@ -823,7 +823,9 @@ def test_setting_track_symbols():
 @pytest.mark.parametrize("settings, message", [
     ({"valued_cards": "ivory=3x3"}, "missing ebony, marble, cattle, fish, wheat"),
     ({"valued_cards": DEFAULT_VALUED.replace("ivory=3x3", "ivory=3x4")}, "1 to 3 scarabs"),
-    ({"valued_cards": DEFAULT_VALUED.replace("ivory=3x3", "ivory=6x3")}, "ivory has 1 to 5 beige"),
+    ({"valued_cards": DEFAULT_VALUED.replace("ivory=3x3", "ivory=6x3")},
+     "ivory has 5 beige cards .1 of its 6 are green., so 1 to 5"),
+    ({"green_cards": "wheat=9", "valued_cards": DEFAULT_VALUED}, "wheat has 1 beige cards .9 of its 10"),
     ({"valued_cards": DEFAULT_VALUED.replace("ivory=3x3", "ivory=three")}, "CARDSxSCARABS"),
     ({"valued_cards": DEFAULT_VALUED + ",ivory=1x1"}, "ivory is listed twice"),
     ({"green_cards": "wheat=2,fish=2"}, "9 green cards, got 4"),
