@@ -72,10 +72,10 @@ ROLES = ("queen", "high_priest", "scribe", "vizier", "thief", "courtesan", "merc
 QUEEN, HIGH_PRIEST, SCRIBE, VIZIER, THIEF, COURTESAN, MERCHANT = range(7)
 
 # What a face-down card shows: its back. Starting goods are green, deck goods beige,
-# characters orange; views show these where a seat sees only the back.
+# characters orange; views show these where a seat sees only the back. (The protocol's zero
+# card, "unknown", is never needed: a card no seat may see is never shown at all.)
 BACKS = ("back_green", "back_beige", "back_orange")
 GREEN, BEIGE, ORANGE = range(3)
-UNKNOWN = "unknown"  # the protocol's zero card: a card this seat may not see at all
 
 
 class _Faces(NamedTuple):
