@@ -33,4 +33,33 @@ def prohis(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
     return hidden, visible
 
 
-SLOTS: dict[str, Callable[[State, int], tuple[list[Slot], list[Slot]]]] = {"prohis": prohis}
+CHARACTER_ROLES = ("queen_", "high_priest_", "scribe_", "vizier_", "thief_", "courtesan_", "merchant_")
+
+
+def sobek(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
+    places = state.card_places()
+    # Nobody sees the deck, the cards out this round (2 players), or the unused green cards.
+    hidden = _all(places, "deck") + _all(places, "removed") + _all(places, "green_out")
+    # Sets, played characters and other discards, and cards being laid in a set are face up.
+    visible = _all(places, "discard") + _all(places, "selection")
+    visible += [(name, i) for name in places if name.startswith("set") for i in range(len(places[name]))]
+    visible += _all(places, f"hand{seat}") + _all(places, f"corruption{seat}")
+    deciding = state.current_player() == seat
+    thief_looks = deciding and state.phase_name() == "steal"
+    vizier_looks = deciding and state.phase_name() == "pick"
+    for s in range(state.num_players):
+        if s == seat:
+            continue
+        # A Thief sees the backs of the victim's hand: those cards are neither hidden nor visible.
+        if not (thief_looks and s == state.target):
+            hidden += _all(places, f"hand{s}")
+        # A Vizier looks through the chosen pile; others only know its size.
+        (visible if vizier_looks and s == state.target else hidden).extend(_all(places, f"corruption{s}"))
+    # The market: goods face up; of a character everyone sees only that it is one (its back).
+    names = state.game.cards.name
+    visible += [("market", i) for i, c in enumerate(places["market"])
+                if not names(c).startswith(CHARACTER_ROLES)]
+    return hidden, visible
+
+
+SLOTS: dict[str, Callable[[State, int], tuple[list[Slot], list[Slot]]]] = {"prohis": prohis, "sobek": sobek}

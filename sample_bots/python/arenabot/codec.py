@@ -32,6 +32,10 @@ from .proto import arena_pb2 as pb
 ACTION_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
     "prohis": {"take": ("position",), "flip": ("position",), "convoy": ("card",), "claim": ("card",),
                "bribe": ("card",)},
+    "sobek": {"start": ("seat",), "take": ("position",), "play": ("card",), "set": ("family",),
+              "extend": ("set_index",), "card": ("card",), "token": ("token",), "target": ("seat",),
+              "prosperity": ("set_index",), "family": ("family",), "steal": ("card",), "pick": ("card",),
+              "bury": ("card",)},
 }
 
 GAMES = tuple(f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game"].fields)

@@ -1,4 +1,5 @@
 from . import prohis_pb2 as _prohis_pb2
+from . import sobek_pb2 as _sobek_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -161,21 +162,27 @@ class MatchEnd(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("prohis",)
+    __slots__ = ("prohis", "sobek")
     PROHIS_FIELD_NUMBER: _ClassVar[int]
+    SOBEK_FIELD_NUMBER: _ClassVar[int]
     prohis: _prohis_pb2.ProhisView
-    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisView, _Mapping]] = ...) -> None: ...
+    sobek: _sobek_pb2.SobekView
+    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisView, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekView, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("prohis",)
+    __slots__ = ("prohis", "sobek")
     PROHIS_FIELD_NUMBER: _ClassVar[int]
+    SOBEK_FIELD_NUMBER: _ClassVar[int]
     prohis: _prohis_pb2.ProhisEvent
-    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisEvent, _Mapping]] = ...) -> None: ...
+    sobek: _sobek_pb2.SobekEvent
+    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisEvent, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekEvent, _Mapping]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("text", "prohis")
+    __slots__ = ("text", "prohis", "sobek")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     PROHIS_FIELD_NUMBER: _ClassVar[int]
+    SOBEK_FIELD_NUMBER: _ClassVar[int]
     text: str
     prohis: _prohis_pb2.ProhisAction
-    def __init__(self, text: _Optional[str] = ..., prohis: _Optional[_Union[_prohis_pb2.ProhisAction, _Mapping]] = ...) -> None: ...
+    sobek: _sobek_pb2.SobekAction
+    def __init__(self, text: _Optional[str] = ..., prohis: _Optional[_Union[_prohis_pb2.ProhisAction, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekAction, _Mapping]] = ...) -> None: ...

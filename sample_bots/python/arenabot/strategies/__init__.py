@@ -9,8 +9,9 @@ from __future__ import annotations
 from .base import Strategy
 from .prohis_heuristic import ProhisHeuristic
 from .random_choice import RandomStrategy
+from .sobek_heuristic import SobekHeuristic
 
-HEURISTICS: dict[str, type[Strategy]] = {"prohis": ProhisHeuristic}
+HEURISTICS: dict[str, type[Strategy]] = {"prohis": ProhisHeuristic, "sobek": SobekHeuristic}
 
 
 def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
@@ -25,4 +26,4 @@ def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
     raise ValueError(f"unknown strategy {kind!r}; known: random, heuristic")
 
 
-__all__ = ["HEURISTICS", "ProhisHeuristic", "RandomStrategy", "Strategy", "make_strategy"]
+__all__ = ["HEURISTICS", "ProhisHeuristic", "RandomStrategy", "SobekHeuristic", "Strategy", "make_strategy"]

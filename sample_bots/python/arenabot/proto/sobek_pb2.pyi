@@ -1,0 +1,472 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class SobekCard(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOBEK_CARD_UNKNOWN: _ClassVar[SobekCard]
+    SOBEK_CARD_BACK_GREEN: _ClassVar[SobekCard]
+    SOBEK_CARD_BACK_BEIGE: _ClassVar[SobekCard]
+    SOBEK_CARD_BACK_ORANGE: _ClassVar[SobekCard]
+    SOBEK_CARD_IVORY_0: _ClassVar[SobekCard]
+    SOBEK_CARD_IVORY_1: _ClassVar[SobekCard]
+    SOBEK_CARD_IVORY_2: _ClassVar[SobekCard]
+    SOBEK_CARD_IVORY_3: _ClassVar[SobekCard]
+    SOBEK_CARD_IVORY_GREEN: _ClassVar[SobekCard]
+    SOBEK_CARD_QUEEN_IVORY: _ClassVar[SobekCard]
+    SOBEK_CARD_HIGH_PRIEST_IVORY: _ClassVar[SobekCard]
+    SOBEK_CARD_SCRIBE_IVORY: _ClassVar[SobekCard]
+    SOBEK_CARD_VIZIER_IVORY: _ClassVar[SobekCard]
+    SOBEK_CARD_THIEF_IVORY: _ClassVar[SobekCard]
+    SOBEK_CARD_COURTESAN_IVORY: _ClassVar[SobekCard]
+    SOBEK_CARD_MERCHANT_IVORY: _ClassVar[SobekCard]
+    SOBEK_CARD_EBONY_0: _ClassVar[SobekCard]
+    SOBEK_CARD_EBONY_1: _ClassVar[SobekCard]
+    SOBEK_CARD_EBONY_2: _ClassVar[SobekCard]
+    SOBEK_CARD_EBONY_3: _ClassVar[SobekCard]
+    SOBEK_CARD_EBONY_GREEN: _ClassVar[SobekCard]
+    SOBEK_CARD_QUEEN_EBONY: _ClassVar[SobekCard]
+    SOBEK_CARD_HIGH_PRIEST_EBONY: _ClassVar[SobekCard]
+    SOBEK_CARD_SCRIBE_EBONY: _ClassVar[SobekCard]
+    SOBEK_CARD_VIZIER_EBONY: _ClassVar[SobekCard]
+    SOBEK_CARD_THIEF_EBONY: _ClassVar[SobekCard]
+    SOBEK_CARD_COURTESAN_EBONY: _ClassVar[SobekCard]
+    SOBEK_CARD_MERCHANT_EBONY: _ClassVar[SobekCard]
+    SOBEK_CARD_MARBLE_0: _ClassVar[SobekCard]
+    SOBEK_CARD_MARBLE_1: _ClassVar[SobekCard]
+    SOBEK_CARD_MARBLE_2: _ClassVar[SobekCard]
+    SOBEK_CARD_MARBLE_3: _ClassVar[SobekCard]
+    SOBEK_CARD_MARBLE_GREEN: _ClassVar[SobekCard]
+    SOBEK_CARD_QUEEN_MARBLE: _ClassVar[SobekCard]
+    SOBEK_CARD_HIGH_PRIEST_MARBLE: _ClassVar[SobekCard]
+    SOBEK_CARD_SCRIBE_MARBLE: _ClassVar[SobekCard]
+    SOBEK_CARD_VIZIER_MARBLE: _ClassVar[SobekCard]
+    SOBEK_CARD_THIEF_MARBLE: _ClassVar[SobekCard]
+    SOBEK_CARD_COURTESAN_MARBLE: _ClassVar[SobekCard]
+    SOBEK_CARD_MERCHANT_MARBLE: _ClassVar[SobekCard]
+    SOBEK_CARD_CATTLE_0: _ClassVar[SobekCard]
+    SOBEK_CARD_CATTLE_1: _ClassVar[SobekCard]
+    SOBEK_CARD_CATTLE_2: _ClassVar[SobekCard]
+    SOBEK_CARD_CATTLE_3: _ClassVar[SobekCard]
+    SOBEK_CARD_CATTLE_GREEN: _ClassVar[SobekCard]
+    SOBEK_CARD_QUEEN_CATTLE: _ClassVar[SobekCard]
+    SOBEK_CARD_HIGH_PRIEST_CATTLE: _ClassVar[SobekCard]
+    SOBEK_CARD_SCRIBE_CATTLE: _ClassVar[SobekCard]
+    SOBEK_CARD_VIZIER_CATTLE: _ClassVar[SobekCard]
+    SOBEK_CARD_THIEF_CATTLE: _ClassVar[SobekCard]
+    SOBEK_CARD_COURTESAN_CATTLE: _ClassVar[SobekCard]
+    SOBEK_CARD_MERCHANT_CATTLE: _ClassVar[SobekCard]
+    SOBEK_CARD_FISH_0: _ClassVar[SobekCard]
+    SOBEK_CARD_FISH_1: _ClassVar[SobekCard]
+    SOBEK_CARD_FISH_2: _ClassVar[SobekCard]
+    SOBEK_CARD_FISH_3: _ClassVar[SobekCard]
+    SOBEK_CARD_FISH_GREEN: _ClassVar[SobekCard]
+    SOBEK_CARD_QUEEN_FISH: _ClassVar[SobekCard]
+    SOBEK_CARD_HIGH_PRIEST_FISH: _ClassVar[SobekCard]
+    SOBEK_CARD_SCRIBE_FISH: _ClassVar[SobekCard]
+    SOBEK_CARD_VIZIER_FISH: _ClassVar[SobekCard]
+    SOBEK_CARD_THIEF_FISH: _ClassVar[SobekCard]
+    SOBEK_CARD_COURTESAN_FISH: _ClassVar[SobekCard]
+    SOBEK_CARD_MERCHANT_FISH: _ClassVar[SobekCard]
+    SOBEK_CARD_WHEAT_0: _ClassVar[SobekCard]
+    SOBEK_CARD_WHEAT_1: _ClassVar[SobekCard]
+    SOBEK_CARD_WHEAT_2: _ClassVar[SobekCard]
+    SOBEK_CARD_WHEAT_3: _ClassVar[SobekCard]
+    SOBEK_CARD_WHEAT_GREEN: _ClassVar[SobekCard]
+    SOBEK_CARD_QUEEN_WHEAT: _ClassVar[SobekCard]
+    SOBEK_CARD_HIGH_PRIEST_WHEAT: _ClassVar[SobekCard]
+    SOBEK_CARD_SCRIBE_WHEAT: _ClassVar[SobekCard]
+    SOBEK_CARD_VIZIER_WHEAT: _ClassVar[SobekCard]
+    SOBEK_CARD_THIEF_WHEAT: _ClassVar[SobekCard]
+    SOBEK_CARD_COURTESAN_WHEAT: _ClassVar[SobekCard]
+    SOBEK_CARD_MERCHANT_WHEAT: _ClassVar[SobekCard]
+    SOBEK_CARD_AMULET: _ClassVar[SobekCard]
+
+class SobekFamily(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOBEK_FAMILY_UNSPECIFIED: _ClassVar[SobekFamily]
+    SOBEK_FAMILY_IVORY: _ClassVar[SobekFamily]
+    SOBEK_FAMILY_EBONY: _ClassVar[SobekFamily]
+    SOBEK_FAMILY_MARBLE: _ClassVar[SobekFamily]
+    SOBEK_FAMILY_CATTLE: _ClassVar[SobekFamily]
+    SOBEK_FAMILY_FISH: _ClassVar[SobekFamily]
+    SOBEK_FAMILY_WHEAT: _ClassVar[SobekFamily]
+
+class SobekToken(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOBEK_TOKEN_UNSPECIFIED: _ClassVar[SobekToken]
+    SOBEK_TOKEN_GUILD: _ClassVar[SobekToken]
+    SOBEK_TOKEN_FLOOD: _ClassVar[SobekToken]
+    SOBEK_TOKEN_CURSE: _ClassVar[SobekToken]
+    SOBEK_TOKEN_PROSPERITY: _ClassVar[SobekToken]
+    SOBEK_TOKEN_EMBALMING: _ClassVar[SobekToken]
+    SOBEK_TOKEN_DECEPTION: _ClassVar[SobekToken]
+
+class SobekPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOBEK_PHASE_UNSPECIFIED: _ClassVar[SobekPhase]
+    SOBEK_PHASE_START: _ClassVar[SobekPhase]
+    SOBEK_PHASE_TURN: _ClassVar[SobekPhase]
+    SOBEK_PHASE_SET: _ClassVar[SobekPhase]
+    SOBEK_PHASE_EVENT: _ClassVar[SobekPhase]
+    SOBEK_PHASE_TOKEN: _ClassVar[SobekPhase]
+    SOBEK_PHASE_PRIEST: _ClassVar[SobekPhase]
+    SOBEK_PHASE_THIEF: _ClassVar[SobekPhase]
+    SOBEK_PHASE_STEAL: _ClassVar[SobekPhase]
+    SOBEK_PHASE_VIZIER: _ClassVar[SobekPhase]
+    SOBEK_PHASE_PICK: _ClassVar[SobekPhase]
+    SOBEK_PHASE_BURY: _ClassVar[SobekPhase]
+    SOBEK_PHASE_COURTESAN: _ClassVar[SobekPhase]
+    SOBEK_PHASE_ADD: _ClassVar[SobekPhase]
+    SOBEK_PHASE_MERCHANT: _ClassVar[SobekPhase]
+    SOBEK_PHASE_HORIZONTAL: _ClassVar[SobekPhase]
+    SOBEK_PHASE_HORIZONTAL_SET: _ClassVar[SobekPhase]
+    SOBEK_PHASE_OVER: _ClassVar[SobekPhase]
+
+class SobekEventType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOBEK_EVENT_TYPE_UNSPECIFIED: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_ROUND: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_DELIVERY: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_START: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_TURN: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_TAKE: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_PLAY: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_DRAW: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_PURGE: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_STEAL: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_SEIZE: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_BURY: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_ADD: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_SET: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_EXTEND: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_TOKEN: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_DISCARD_TOKEN: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_GUILD: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_FLOOD: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_CURSE: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_PROSPERITY: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_EMBALMING: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_DECEPTION: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_SCORE: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_ROUND_END: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_HORIZONTAL: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_UNPLAYED: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_CORRUPTION: _ClassVar[SobekEventType]
+    SOBEK_EVENT_TYPE_GAME_OVER: _ClassVar[SobekEventType]
+
+class SobekActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SOBEK_ACTION_KIND_UNSPECIFIED: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_START: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_TAKE: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_PLAY: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_SET: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_EXTEND: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_CARD: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_DONE: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_TOKEN: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_TARGET: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_APPLY: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_DISCARD: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_PROSPERITY: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_FAMILY: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_STEAL: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_PICK: _ClassVar[SobekActionKind]
+    SOBEK_ACTION_KIND_BURY: _ClassVar[SobekActionKind]
+SOBEK_CARD_UNKNOWN: SobekCard
+SOBEK_CARD_BACK_GREEN: SobekCard
+SOBEK_CARD_BACK_BEIGE: SobekCard
+SOBEK_CARD_BACK_ORANGE: SobekCard
+SOBEK_CARD_IVORY_0: SobekCard
+SOBEK_CARD_IVORY_1: SobekCard
+SOBEK_CARD_IVORY_2: SobekCard
+SOBEK_CARD_IVORY_3: SobekCard
+SOBEK_CARD_IVORY_GREEN: SobekCard
+SOBEK_CARD_QUEEN_IVORY: SobekCard
+SOBEK_CARD_HIGH_PRIEST_IVORY: SobekCard
+SOBEK_CARD_SCRIBE_IVORY: SobekCard
+SOBEK_CARD_VIZIER_IVORY: SobekCard
+SOBEK_CARD_THIEF_IVORY: SobekCard
+SOBEK_CARD_COURTESAN_IVORY: SobekCard
+SOBEK_CARD_MERCHANT_IVORY: SobekCard
+SOBEK_CARD_EBONY_0: SobekCard
+SOBEK_CARD_EBONY_1: SobekCard
+SOBEK_CARD_EBONY_2: SobekCard
+SOBEK_CARD_EBONY_3: SobekCard
+SOBEK_CARD_EBONY_GREEN: SobekCard
+SOBEK_CARD_QUEEN_EBONY: SobekCard
+SOBEK_CARD_HIGH_PRIEST_EBONY: SobekCard
+SOBEK_CARD_SCRIBE_EBONY: SobekCard
+SOBEK_CARD_VIZIER_EBONY: SobekCard
+SOBEK_CARD_THIEF_EBONY: SobekCard
+SOBEK_CARD_COURTESAN_EBONY: SobekCard
+SOBEK_CARD_MERCHANT_EBONY: SobekCard
+SOBEK_CARD_MARBLE_0: SobekCard
+SOBEK_CARD_MARBLE_1: SobekCard
+SOBEK_CARD_MARBLE_2: SobekCard
+SOBEK_CARD_MARBLE_3: SobekCard
+SOBEK_CARD_MARBLE_GREEN: SobekCard
+SOBEK_CARD_QUEEN_MARBLE: SobekCard
+SOBEK_CARD_HIGH_PRIEST_MARBLE: SobekCard
+SOBEK_CARD_SCRIBE_MARBLE: SobekCard
+SOBEK_CARD_VIZIER_MARBLE: SobekCard
+SOBEK_CARD_THIEF_MARBLE: SobekCard
+SOBEK_CARD_COURTESAN_MARBLE: SobekCard
+SOBEK_CARD_MERCHANT_MARBLE: SobekCard
+SOBEK_CARD_CATTLE_0: SobekCard
+SOBEK_CARD_CATTLE_1: SobekCard
+SOBEK_CARD_CATTLE_2: SobekCard
+SOBEK_CARD_CATTLE_3: SobekCard
+SOBEK_CARD_CATTLE_GREEN: SobekCard
+SOBEK_CARD_QUEEN_CATTLE: SobekCard
+SOBEK_CARD_HIGH_PRIEST_CATTLE: SobekCard
+SOBEK_CARD_SCRIBE_CATTLE: SobekCard
+SOBEK_CARD_VIZIER_CATTLE: SobekCard
+SOBEK_CARD_THIEF_CATTLE: SobekCard
+SOBEK_CARD_COURTESAN_CATTLE: SobekCard
+SOBEK_CARD_MERCHANT_CATTLE: SobekCard
+SOBEK_CARD_FISH_0: SobekCard
+SOBEK_CARD_FISH_1: SobekCard
+SOBEK_CARD_FISH_2: SobekCard
+SOBEK_CARD_FISH_3: SobekCard
+SOBEK_CARD_FISH_GREEN: SobekCard
+SOBEK_CARD_QUEEN_FISH: SobekCard
+SOBEK_CARD_HIGH_PRIEST_FISH: SobekCard
+SOBEK_CARD_SCRIBE_FISH: SobekCard
+SOBEK_CARD_VIZIER_FISH: SobekCard
+SOBEK_CARD_THIEF_FISH: SobekCard
+SOBEK_CARD_COURTESAN_FISH: SobekCard
+SOBEK_CARD_MERCHANT_FISH: SobekCard
+SOBEK_CARD_WHEAT_0: SobekCard
+SOBEK_CARD_WHEAT_1: SobekCard
+SOBEK_CARD_WHEAT_2: SobekCard
+SOBEK_CARD_WHEAT_3: SobekCard
+SOBEK_CARD_WHEAT_GREEN: SobekCard
+SOBEK_CARD_QUEEN_WHEAT: SobekCard
+SOBEK_CARD_HIGH_PRIEST_WHEAT: SobekCard
+SOBEK_CARD_SCRIBE_WHEAT: SobekCard
+SOBEK_CARD_VIZIER_WHEAT: SobekCard
+SOBEK_CARD_THIEF_WHEAT: SobekCard
+SOBEK_CARD_COURTESAN_WHEAT: SobekCard
+SOBEK_CARD_MERCHANT_WHEAT: SobekCard
+SOBEK_CARD_AMULET: SobekCard
+SOBEK_FAMILY_UNSPECIFIED: SobekFamily
+SOBEK_FAMILY_IVORY: SobekFamily
+SOBEK_FAMILY_EBONY: SobekFamily
+SOBEK_FAMILY_MARBLE: SobekFamily
+SOBEK_FAMILY_CATTLE: SobekFamily
+SOBEK_FAMILY_FISH: SobekFamily
+SOBEK_FAMILY_WHEAT: SobekFamily
+SOBEK_TOKEN_UNSPECIFIED: SobekToken
+SOBEK_TOKEN_GUILD: SobekToken
+SOBEK_TOKEN_FLOOD: SobekToken
+SOBEK_TOKEN_CURSE: SobekToken
+SOBEK_TOKEN_PROSPERITY: SobekToken
+SOBEK_TOKEN_EMBALMING: SobekToken
+SOBEK_TOKEN_DECEPTION: SobekToken
+SOBEK_PHASE_UNSPECIFIED: SobekPhase
+SOBEK_PHASE_START: SobekPhase
+SOBEK_PHASE_TURN: SobekPhase
+SOBEK_PHASE_SET: SobekPhase
+SOBEK_PHASE_EVENT: SobekPhase
+SOBEK_PHASE_TOKEN: SobekPhase
+SOBEK_PHASE_PRIEST: SobekPhase
+SOBEK_PHASE_THIEF: SobekPhase
+SOBEK_PHASE_STEAL: SobekPhase
+SOBEK_PHASE_VIZIER: SobekPhase
+SOBEK_PHASE_PICK: SobekPhase
+SOBEK_PHASE_BURY: SobekPhase
+SOBEK_PHASE_COURTESAN: SobekPhase
+SOBEK_PHASE_ADD: SobekPhase
+SOBEK_PHASE_MERCHANT: SobekPhase
+SOBEK_PHASE_HORIZONTAL: SobekPhase
+SOBEK_PHASE_HORIZONTAL_SET: SobekPhase
+SOBEK_PHASE_OVER: SobekPhase
+SOBEK_EVENT_TYPE_UNSPECIFIED: SobekEventType
+SOBEK_EVENT_TYPE_ROUND: SobekEventType
+SOBEK_EVENT_TYPE_DELIVERY: SobekEventType
+SOBEK_EVENT_TYPE_START: SobekEventType
+SOBEK_EVENT_TYPE_TURN: SobekEventType
+SOBEK_EVENT_TYPE_TAKE: SobekEventType
+SOBEK_EVENT_TYPE_PLAY: SobekEventType
+SOBEK_EVENT_TYPE_DRAW: SobekEventType
+SOBEK_EVENT_TYPE_PURGE: SobekEventType
+SOBEK_EVENT_TYPE_STEAL: SobekEventType
+SOBEK_EVENT_TYPE_SEIZE: SobekEventType
+SOBEK_EVENT_TYPE_BURY: SobekEventType
+SOBEK_EVENT_TYPE_ADD: SobekEventType
+SOBEK_EVENT_TYPE_SET: SobekEventType
+SOBEK_EVENT_TYPE_EXTEND: SobekEventType
+SOBEK_EVENT_TYPE_TOKEN: SobekEventType
+SOBEK_EVENT_TYPE_DISCARD_TOKEN: SobekEventType
+SOBEK_EVENT_TYPE_GUILD: SobekEventType
+SOBEK_EVENT_TYPE_FLOOD: SobekEventType
+SOBEK_EVENT_TYPE_CURSE: SobekEventType
+SOBEK_EVENT_TYPE_PROSPERITY: SobekEventType
+SOBEK_EVENT_TYPE_EMBALMING: SobekEventType
+SOBEK_EVENT_TYPE_DECEPTION: SobekEventType
+SOBEK_EVENT_TYPE_SCORE: SobekEventType
+SOBEK_EVENT_TYPE_ROUND_END: SobekEventType
+SOBEK_EVENT_TYPE_HORIZONTAL: SobekEventType
+SOBEK_EVENT_TYPE_UNPLAYED: SobekEventType
+SOBEK_EVENT_TYPE_CORRUPTION: SobekEventType
+SOBEK_EVENT_TYPE_GAME_OVER: SobekEventType
+SOBEK_ACTION_KIND_UNSPECIFIED: SobekActionKind
+SOBEK_ACTION_KIND_START: SobekActionKind
+SOBEK_ACTION_KIND_TAKE: SobekActionKind
+SOBEK_ACTION_KIND_PLAY: SobekActionKind
+SOBEK_ACTION_KIND_SET: SobekActionKind
+SOBEK_ACTION_KIND_EXTEND: SobekActionKind
+SOBEK_ACTION_KIND_CARD: SobekActionKind
+SOBEK_ACTION_KIND_DONE: SobekActionKind
+SOBEK_ACTION_KIND_TOKEN: SobekActionKind
+SOBEK_ACTION_KIND_TARGET: SobekActionKind
+SOBEK_ACTION_KIND_APPLY: SobekActionKind
+SOBEK_ACTION_KIND_DISCARD: SobekActionKind
+SOBEK_ACTION_KIND_PROSPERITY: SobekActionKind
+SOBEK_ACTION_KIND_FAMILY: SobekActionKind
+SOBEK_ACTION_KIND_STEAL: SobekActionKind
+SOBEK_ACTION_KIND_PICK: SobekActionKind
+SOBEK_ACTION_KIND_BURY: SobekActionKind
+
+class SobekSet(_message.Message):
+    __slots__ = ("family", "cards", "prosperity", "horizontal")
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    PROSPERITY_FIELD_NUMBER: _ClassVar[int]
+    HORIZONTAL_FIELD_NUMBER: _ClassVar[int]
+    family: SobekFamily
+    cards: _containers.RepeatedScalarFieldContainer[SobekCard]
+    prosperity: int
+    horizontal: bool
+    def __init__(self, family: _Optional[_Union[SobekFamily, str]] = ..., cards: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., prosperity: _Optional[int] = ..., horizontal: _Optional[bool] = ...) -> None: ...
+
+class SobekPlayer(_message.Message):
+    __slots__ = ("hand_size", "corruption_size", "curses", "sets")
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CORRUPTION_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CURSES_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    hand_size: int
+    corruption_size: int
+    curses: int
+    sets: _containers.RepeatedCompositeFieldContainer[SobekSet]
+    def __init__(self, hand_size: _Optional[int] = ..., corruption_size: _Optional[int] = ..., curses: _Optional[int] = ..., sets: _Optional[_Iterable[_Union[SobekSet, _Mapping]]] = ...) -> None: ...
+
+class SobekView(_message.Message):
+    __slots__ = ("seat", "num_players", "phase", "to_act", "round", "active", "start_player", "scores", "hand", "corruption", "players", "market", "deck_size", "delivery", "discard", "tokens_left", "tokens", "token", "selection", "family", "set_index", "target", "shown", "extra_turn")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    START_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    CORRUPTION_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MARKET_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DELIVERY_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_LEFT_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SELECTION_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    SET_INDEX_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_FIELD_NUMBER: _ClassVar[int]
+    EXTRA_TURN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    num_players: int
+    phase: SobekPhase
+    to_act: int
+    round: int
+    active: int
+    start_player: int
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    hand: _containers.RepeatedScalarFieldContainer[SobekCard]
+    corruption: _containers.RepeatedScalarFieldContainer[SobekCard]
+    players: _containers.RepeatedCompositeFieldContainer[SobekPlayer]
+    market: _containers.RepeatedScalarFieldContainer[SobekCard]
+    deck_size: int
+    delivery: int
+    discard: _containers.RepeatedScalarFieldContainer[SobekCard]
+    tokens_left: int
+    tokens: _containers.RepeatedScalarFieldContainer[SobekToken]
+    token: SobekToken
+    selection: _containers.RepeatedScalarFieldContainer[SobekCard]
+    family: SobekFamily
+    set_index: int
+    target: int
+    shown: _containers.RepeatedScalarFieldContainer[SobekCard]
+    extra_turn: bool
+    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., phase: _Optional[_Union[SobekPhase, str]] = ..., to_act: _Optional[int] = ..., round: _Optional[int] = ..., active: _Optional[int] = ..., start_player: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., hand: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., corruption: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., players: _Optional[_Iterable[_Union[SobekPlayer, _Mapping]]] = ..., market: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., deck_size: _Optional[int] = ..., delivery: _Optional[int] = ..., discard: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., tokens_left: _Optional[int] = ..., tokens: _Optional[_Iterable[_Union[SobekToken, str]]] = ..., token: _Optional[_Union[SobekToken, str]] = ..., selection: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., family: _Optional[_Union[SobekFamily, str]] = ..., set_index: _Optional[int] = ..., target: _Optional[int] = ..., shown: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., extra_turn: _Optional[bool] = ...) -> None: ...
+
+class SobekEvent(_message.Message):
+    __slots__ = ("type", "seat", "round", "target", "chooser", "position", "card", "cards", "skipped", "count", "family", "set_index", "token", "tokens", "points", "score", "scarabs", "corrupt", "scores")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    SET_INDEX_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    SCARABS_FIELD_NUMBER: _ClassVar[int]
+    CORRUPT_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    type: SobekEventType
+    seat: int
+    round: int
+    target: int
+    chooser: int
+    position: int
+    card: SobekCard
+    cards: _containers.RepeatedScalarFieldContainer[SobekCard]
+    skipped: _containers.RepeatedScalarFieldContainer[SobekCard]
+    count: int
+    family: SobekFamily
+    set_index: int
+    token: SobekToken
+    tokens: _containers.RepeatedScalarFieldContainer[SobekToken]
+    points: int
+    score: int
+    scarabs: int
+    corrupt: bool
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, type: _Optional[_Union[SobekEventType, str]] = ..., seat: _Optional[int] = ..., round: _Optional[int] = ..., target: _Optional[int] = ..., chooser: _Optional[int] = ..., position: _Optional[int] = ..., card: _Optional[_Union[SobekCard, str]] = ..., cards: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., skipped: _Optional[_Iterable[_Union[SobekCard, str]]] = ..., count: _Optional[int] = ..., family: _Optional[_Union[SobekFamily, str]] = ..., set_index: _Optional[int] = ..., token: _Optional[_Union[SobekToken, str]] = ..., tokens: _Optional[_Iterable[_Union[SobekToken, str]]] = ..., points: _Optional[int] = ..., score: _Optional[int] = ..., scarabs: _Optional[int] = ..., corrupt: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class SobekAction(_message.Message):
+    __slots__ = ("kind", "seat", "position", "card", "family", "set_index", "token")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    SET_INDEX_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    kind: SobekActionKind
+    seat: int
+    position: int
+    card: SobekCard
+    family: SobekFamily
+    set_index: int
+    token: SobekToken
+    def __init__(self, kind: _Optional[_Union[SobekActionKind, str]] = ..., seat: _Optional[int] = ..., position: _Optional[int] = ..., card: _Optional[_Union[SobekCard, str]] = ..., family: _Optional[_Union[SobekFamily, str]] = ..., set_index: _Optional[int] = ..., token: _Optional[_Union[SobekToken, str]] = ...) -> None: ...
