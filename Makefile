@@ -32,9 +32,9 @@ test: setup lint images
 lint: setup
 	$(BIN)/ruff check .
 
-## demo: the main job
-demo: setup
-	$(BIN)/arena play --game prohis --players 4 --seed 1
+## demo: the main job: a Prohis league of the sample bots in containers, run, and its leaderboard
+demo: images
+	$(BIN)/arena demo
 
 ## bench: the benchmarks (not part of the tests)
 bench: setup

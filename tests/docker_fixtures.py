@@ -19,7 +19,9 @@ from arena.images import PYTHON_BASE, build_base
 from referee.sandbox import LABEL
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
+
+# every Python sample bot folder with a bot.toml
+SAMPLES = tuple(sorted(p.parent.name for p in (ROOT / "sample_bots" / "python").glob("*/bot.toml")))
 ATTACKS = ("forkbomb", "membomb", "busyloop", "sleep", "filltmp", "writeroot", "writesocket",
            "egress", "hostsnoop", "daemon", "flood", "exit")
 ADVERSARY_BASE = "arena-test/adversary:base"

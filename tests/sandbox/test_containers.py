@@ -21,8 +21,9 @@ from .conftest import arena_containers
 SECRET = "ARENA_TEST_SECRET"
 
 
-def match(tmp_path: Path, bots: list[dict], games: int = 1, match_id: str = "box", **extra) -> dict:
-    data = {"match_id": match_id, "game": "prohis", "games": games, "seed": 9, "bots": bots,
+def match(tmp_path: Path, bots: list[dict], games: int = 1, match_id: str = "box", game: str = "prohis",
+          **extra) -> dict:
+    data = {"match_id": match_id, "game": game, "games": games, "seed": 9, "bots": bots,
             "max_restarts": 0, **extra}
     return run_match(parse_spec(data), tmp_path)
 
@@ -157,3 +158,20 @@ def _host_processes() -> list[str]:
         except OSError:
             continue
     return out
+
+
+@pytest.mark.parametrize("game", sorted(__import__("referee.games", fromlist=["GAMES"]).GAMES))
+def test_every_game_plays_with_container_seats(game, tmp_path, docker_client, sample_images):
+    """Each game's sample bots in containers: its heuristic (when it has one) and random bots,
+    at the game's smallest player count, with no failure."""
+    from referee.games import get_game
+
+    spec = get_game(game)
+    heuristic = {"prohis": "prohis_heuristic"}.get(game, f"{game}_heuristic")
+    images = [sample_images[heuristic]] if heuristic in sample_images else []
+    images += [sample_images["random"]] * (spec.min_players - len(images))
+    result = match(tmp_path, games=spec.min_players, match_id=f"each-{game}", bots=[
+        {"name": f"b{i}", "image": image} for i, image in enumerate(images)], game=game)
+    assert all(not any(g["failures"]) for g in result["games"])
+    check_records_replay(tmp_path, result)
+    assert not arena_containers(docker_client, f"each-{game}")
