@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup docker images test lint demo bench protos clean
+.PHONY: setup docker postgres images test lint demo bench protos clean
 
 setup: $(STAMP)
 
@@ -18,6 +18,10 @@ $(STAMP): pyproject.toml
 docker:
 	scripts/docker-up.sh
 
+## postgres: a local PostgreSQL with the test database (root), for the store's tests on a real server
+postgres:
+	scripts/postgres-up.sh
+
 ## images: the offline base images (debootstrap + docker import) and the sample bots' images
 images: setup docker
 	$(BIN)/arena images build
@@ -25,8 +29,8 @@ images: setup docker
 	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --quiet || exit 1; fi; \
 	done
 
-## test: lint, then the whole test suite (it needs the Docker engine and the images)
-test: setup lint images
+## test: lint, then the whole test suite (it needs the Docker engine, the images and PostgreSQL)
+test: setup lint images postgres
 	$(BIN)/python -m pytest
 
 lint: setup
