@@ -32,6 +32,7 @@ from .proto import arena_pb2 as pb
 ACTION_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
     "prohis": {"take": ("position",), "flip": ("position",), "convoy": ("card",), "claim": ("card",),
                "bribe": ("card",)},
+    "boss": {"reveal": ("card",), "place": ("boss",)},
 }
 
 GAMES = tuple(f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game"].fields)
