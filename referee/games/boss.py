@@ -49,6 +49,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Callable
+from operator import add, itemgetter
 
 from .cards import CardSet, deal, shuffled
 from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State, View
@@ -80,7 +81,7 @@ NONE = "none"  # no card at all: Chicago's reward
 
 BIG_CUBES, SMALL_CUBES, HAND_SIZE = 6, 3, 5
 BADGES_TO_END = 3
-PRISON_ROUNDS, HOSPITAL_ROUNDS = 2, 1
+PRISON_ROUNDS = 2  # a jailed cube sits out the next 2 rounds; a hospitalised one, the next round
 
 
 def card_id(city: int, kind: int) -> int:
@@ -275,6 +276,9 @@ class BossState(State):
         self.turn_revealed = False
         self.placing = -1  # the boss receiving cubes in the current placement
         self.added_big = self.added_small = 0
+        # Each seat's and each boss card's part of a view, built when first needed after a change.
+        self._player_views: list[dict | None] = [None] * n
+        self._boss_views: list[dict | None] = [None] * len(BOSSES)
         self._start_round(sorted(in_game))
         self._settle()
 
@@ -314,28 +318,29 @@ class BossState(State):
     def _placements(self) -> list[Action]:
         """``place:<boss>`` for every boss where the active player can complete a placement."""
         seat = self.active
-        big, small = self.big[seat], self.small[seat]
-        if not big:  # small cubes only go with a big one
+        if not self.big[seat]:  # small cubes only go with a big one
             return []
+        reach = self.big[seat] + self.small[seat]
         big_on, small_on = self.big_on, self.small_on
         acts = []
         for boss in self.row:
+            bigs, smalls = big_on[boss], small_on[boss]
+            # A majority is in reach unless another player has ``reach`` or more cubes above mine.
+            if max(map(add, bigs, smalls)) - bigs[seat] - smalls[seat] >= reach:
+                continue
             if boss == CINCINNATI and self.banished[seat]:
                 continue
-            if boss == CHICAGO and self.settings.chicago_needs_other_boss and not any(
-                big_on[b][seat] for b in self.row if b != CHICAGO
-            ):
-                continue  # every placement has a big cube, so big cubes say where one has cubes
-            bigs, smalls = big_on[boss], small_on[boss]
-            best = max(bigs[s] + smalls[s] for s in range(self.num_players) if s != seat)
-            if bigs[seat] + smalls[seat] + big + small > best:
-                acts.append(PLACE_ON[boss])
+            if (boss == CHICAGO and self.settings.chicago_needs_other_boss
+                    and sum(map(itemgetter(seat), big_on)) == big_on[CHICAGO][seat]):
+                continue  # no cubes elsewhere: every placement has a big cube, so big cubes say where
+            acts.append(PLACE_ON[boss])
         return acts
 
     def _has_majority(self, seat: int, boss: int) -> bool:
-        bigs, smalls = self.big_on[boss], self.small_on[boss]
-        mine = bigs[seat] + smalls[seat]
-        return all(bigs[s] + smalls[s] < mine for s in range(self.num_players) if s != seat)
+        totals = list(map(add, self.big_on[boss], self.small_on[boss]))
+        mine = totals[seat]
+        totals[seat] = -1
+        return mine > max(totals)
 
     # -- applying actions ----------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -364,10 +369,12 @@ class BossState(State):
             self.big[seat] -= 1
             self.big_on[self.placing][seat] += 1
             self.added_big += 1
+            self._player_views[seat] = self._boss_views[self.placing] = None
         elif verb == SMALL:
             self.small[seat] -= 1
             self.small_on[self.placing][seat] += 1
             self.added_small += 1
+            self._player_views[seat] = self._boss_views[self.placing] = None
         elif verb == DONE:
             self.log.add({"type": "place", "seat": seat, "boss": BOSSES[self.placing],
                           "big": self.added_big, "small": self.added_small})
@@ -384,7 +391,10 @@ class BossState(State):
         """Starts a round with ``cards``, every city card in play, gathered from the table."""
         rng, n = self.rng, self.num_players
         self.round += 1
-        # One random card of each city goes face down under its boss; nobody looks.
+        self._forget_views()
+        # One random card of each city goes face down under its boss; nobody looks. The rest
+        # are shuffled again: what is left after taking the first card of each city is not
+        # in a uniformly random order (a city's later cards sit towards the end).
         pile = shuffled(rng, cards)
         rewards = []
         for city in self.cities:
@@ -416,6 +426,7 @@ class BossState(State):
     def _reveal(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.revealed[CITY_OF[card]].append(card)
+        self._player_views[seat] = self._boss_views[CITY_OF[card]] = None
         self.log.add({"type": "reveal", "seat": seat, "card": NAME[card]})
         if self.phase == REVEAL:  # the placement came first: the turn is over
             self._end_turn()
@@ -430,7 +441,7 @@ class BossState(State):
             else:
                 self._resolve()
             return
-        if any(len(hand) != 1 for hand in self.hands):
+        if set(map(len, self.hands)) != {1}:
             self._start_turn((self.active + 1) % n)
             return
         # A round 4: the last turn. Flip a police card; most cubes in reserve go first,
@@ -448,6 +459,7 @@ class BossState(State):
     # A round 5: resolution, left to right --------------------------------------------------
     def _resolve(self) -> None:
         n = self.num_players
+        self._forget_views()
         self.last_round_points = [0] * n
         lost = [0] * n  # big cubes this round's penalties took
         new_prison, new_hospital = [0] * n, [0] * n
@@ -542,7 +554,7 @@ class BossState(State):
         self.last_round_points[seat] += points
 
     def badges(self) -> int:
-        """The most badges of one colour among the police cards face up (the double counts twice)."""
+        """The most badges of one colour among the police cards face up (the double has both)."""
         faces = [FACE[c] for c in self.police]
         double = faces.count(DOUBLE)
         return max(faces.count(GOLD), faces.count(SILVER)) + double
@@ -562,33 +574,21 @@ class BossState(State):
 
     # -- information -----------------------------------------------------------------------
     def view(self, seat: int) -> View:
+        if self._legal is None:
+            # Tests rig and perturb card lists directly, and then reset the cached legal actions
+            # (an apply never leaves it unset mid-game): drop the cached view parts as well.
+            self._forget_views()
         v = seat_view(self, seat, PHASES[self.phase], self.current_player(), self.log)
-        name, back, hands = NAME, BACK, self.hands  # sorting ids sorts faces: ids go face by face
         v["round"] = self.round
         v["overtime"] = self.overtime
         v["dealer"] = self.dealer
         v["active"] = self.active
-        v["hand"] = [name[c] for c in sorted(hands[seat])]
-        big, small, dead, prison, hospital = self.big, self.small, self.dead, self.prison, self.hospital
-        banished, points, last_round_points = self.banished, self.points, self.last_round_points
-        v["players"] = [
-            {"hand": [back[c] for c in sorted(hands[s])], "big": big[s], "small": small[s], "dead": dead[s],
-             "prison": prison[s][:], "hospital": hospital[s], "banished": banished[s], "points": points[s],
-             "last_round_points": last_round_points[s]}
-            for s in range(self.num_players)
-        ]
-        up, rewards, slot, revealed, city_cards = (self.rewards_up, self.rewards, self.reward_slot,
-                                                   self.revealed, self.city_cards)
-        big_on, small_on = self.big_on, self.small_on
-        v["bosses"] = [
-            {"boss": BOSSES[b], "big": big_on[b][:], "small": small_on[b][:],
-             "revealed": [name[c] for c in revealed[b]],
-             "reward": NONE if b == CHICAGO else name[rewards[slot[b]]] if up else UNKNOWN,
-             "cards": city_cards[b]}
-            for b in self.row
-        ]
+        v["hand"] = [NAME[c] for c in sorted(self.hands[seat])]  # ids sort like faces
+        player_views, boss_views = self._player_views, self._boss_views
+        v["players"] = [player_views[s] or self._player_view(s) for s in range(self.num_players)]
+        v["bosses"] = [boss_views[b] or self._boss_view(b) for b in self.row]
         v["chicago"] = self.row.index(CHICAGO)
-        v["police"] = [name[c] for c in self.police]
+        v["police"] = [NAME[c] for c in self.police]
         v["police_left"] = len(self.deck)
         v["last_turn"] = self.last_turn
         v["last_turns"] = self.last_turns[:]
@@ -597,6 +597,33 @@ class BossState(State):
         v["added_big"] = self.added_big
         v["added_small"] = self.added_small
         return v
+
+    # A view's parts for one seat and one boss card are the same for every seat, and most
+    # decisions change one of each: they are cached, shared by the views that show them
+    # (views are read-only), and rebuilt after a change.
+    def _player_view(self, s: int) -> dict:
+        part = self._player_views[s] = {
+            "hand": [BACK[c] for c in sorted(self.hands[s])], "big": self.big[s], "small": self.small[s],
+            "dead": self.dead[s], "prison": self.prison[s][:], "hospital": self.hospital[s],
+            "banished": self.banished[s], "points": self.points[s],
+            "last_round_points": self.last_round_points[s],
+        }
+        return part
+
+    def _boss_view(self, b: int) -> dict:
+        if b == CHICAGO:
+            reward = NONE
+        else:
+            reward = NAME[self.rewards[self.reward_slot[b]]] if self.rewards_up else UNKNOWN
+        part = self._boss_views[b] = {
+            "boss": BOSSES[b], "big": self.big_on[b][:], "small": self.small_on[b][:],
+            "revealed": [NAME[c] for c in self.revealed[b]], "reward": reward, "cards": self.city_cards[b],
+        }
+        return part
+
+    def _forget_views(self) -> None:
+        self._player_views[:] = [None] * self.num_players
+        self._boss_views[:] = [None] * len(BOSSES)
 
     def card_places(self) -> dict[str, list[int]]:
         places = {"removed": self.removed, "deck": self.deck, "police": self.police,

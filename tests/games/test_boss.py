@@ -692,3 +692,58 @@ def test_views_survive_the_wire():
     msg, events = codec.encode_view(view)
     assert codec.decode_view(msg, events) == view
     assert any(e["type"] == "resolve" for e in view["events"])
+
+
+def test_cached_view_parts_are_those_of_a_fresh_view():
+    """The engine caches each seat's and each boss card's part of a view between changes."""
+    for seed in range(30):
+        n = seed % 3 + 2
+        state, rng = new(n, seed), random.Random(seed)
+        while True:
+            cached = [render(state, s) for s in range(n)]
+            state._forget_views()
+            assert [render(state, s) for s in range(n)] == cached
+            if state.is_terminal():
+                break
+            seat = state.current_player()
+            state.view(seat)
+            state.apply(rng.choice(state.legal_actions()))
+
+
+# -- Logs, the fallback, the heuristic --------------------------------------------------------
+def test_every_event_reads_as_a_line_of_the_log():
+    kinds = set()
+    for seed in range(20):
+        state, rng = new(seed % 3 + 2, seed), random.Random(seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+        for event in state.history():
+            line = BOSS.describe_event(event, lambda s: f"seat{s}")
+            assert isinstance(line, str) and line.strip(), event
+            kinds.add(event["type"])
+    assert kinds >= {"round", "deal", "turn", "place", "reveal", "police", "last_turns", "resolve",
+                     "round_end", "game_over"}
+
+
+def test_the_fallback_places_no_cubes():
+    state = new()
+    assert BOSS.fallback(state.legal_actions()).startswith("reveal:")
+    play(state, BOSS.fallback(state.legal_actions()))
+    assert BOSS.fallback(state.legal_actions()) == "pass"
+    play(state, "pass", "place:detroit")
+    assert BOSS.fallback(state.legal_actions()) == "big"
+    play(state, "big")
+    assert BOSS.fallback(state.legal_actions()) == "done"
+
+
+def test_the_heuristic_beats_random_players():
+    from referee.players import make_player
+    from referee.selfplay import play as play_game
+
+    ranks = []
+    for seed in range(24):
+        n = seed % 3 + 2
+        players = [make_player("heuristic" if s == seed % n else "random", "boss", seed * 10 + s)
+                   for s in range(n)]
+        ranks.append(play_game(BOSS, players, seed).ranks()[seed % n])
+    assert sum(ranks) / len(ranks) < 1.4  # random players average 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.records import read_record
+from referee.spec import SpecError, parse_spec
 
 from .helpers import PY, RANDOM_BOT, ROOT, bot, check_records_replay, play_match
 
@@ -35,3 +36,11 @@ def test_boss_match_with_settings_and_builtin_seats(tmp_path):
     check_records_replay(tmp_path, result)
     header = read_record(tmp_path / "game-000.jsonl").header
     assert header["settings"]["first_dealer"] == 2
+
+
+def test_settings_that_do_not_fit_the_player_count_are_refused_before_the_match():
+    bots = [{"name": f"r{i}", "builtin": "random"} for i in range(3)]
+    with pytest.raises(SpecError, match="'detroit,philadelphia,boston' does not fit 3 players"):
+        parse_spec({"game": "boss", "settings": {"cities": "detroit,philadelphia,boston"}, "bots": bots})
+    assert parse_spec({"game": "boss", "settings": {"cities": "detroit,philadelphia,boston"},
+                       "bots": bots[:2]}).settings["cities"] == "detroit,philadelphia,boston"
