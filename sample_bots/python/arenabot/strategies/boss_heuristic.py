@@ -74,51 +74,40 @@ class BossHeuristic(Strategy):
             return 0.0
         return sum(card_value(c, weight) for c in candidates) / len(candidates)
 
-    def _rivals_to_come(self, view: dict[str, Any]) -> list[int]:
-        """Seats that may still place cubes this round after this turn."""
-        seat, n = view["seat"], view["num_players"]
-        if view["last_turn"]:
-            return [s for s in view["last_turns"] if s != seat]
-        return [s for s in range(n) if s != seat]
-
-    def _need(self, view: dict[str, Any], position: int) -> tuple[int, int]:
-        """Cubes to add for the majority, and a spare one against rivals still to play."""
-        seat = view["seat"]
-        boss = view["bosses"][position]
-        totals = [b + s for b, s in zip(boss["big"], boss["small"], strict=True)]
-        mine = totals[seat]
-        best = max(t for s, t in enumerate(totals) if s != seat)
-        need = max(1, best - mine + 1)
-        rivals = self._rivals_to_come(view)
-        reserve = max((view["players"][s]["big"] + view["players"][s]["small"] for s in rivals), default=0)
-        spare = 1 if reserve else 0
-        return need, spare
+    def _rivals_may_answer(self, view: dict[str, Any]) -> bool:
+        """Whether a rival still has a turn this round and a big cube to place in it."""
+        seat, players = view["seat"], view["players"]
+        rivals = view["last_turns"] if view["last_turn"] else range(view["num_players"])
+        return any(players[s]["big"] for s in rivals if s != seat)
 
     # -- placing cubes ---------------------------------------------------------------------------
     def _placement(self, view: dict[str, Any], legal: list[str]) -> str | None:
+        """The boss worth most for the cubes it takes, if it is worth them."""
         seat = view["seat"]
         me = view["players"][seat]
-        final = not self._rivals_to_come(view) or view["last_turn"]
-        big_cost = 0.05 if final else BIG_COST
-        small_cost = 0.3 if final else SMALL_COST
+        # Big cubes come back, so in the last turn they cost nothing but this round's chances.
+        big_cost, small_cost = (0.05, 0.3) if view["last_turn"] else (BIG_COST, SMALL_COST)
+        spare = 1 if self._rivals_may_answer(view) else 0
         best_action, best_gain = None, MIN_GAIN
         for position, boss in enumerate(view["bosses"]):
             action = f"place:{boss['boss']}"
             if action not in legal:
                 continue
             totals = [b + s for b, s in zip(boss["big"], boss["small"], strict=True)]
-            if totals[seat] and totals[seat] == max(totals):
+            mine = totals[seat]
+            best = max(t for s, t in enumerate(totals) if s != seat)
+            if mine > best:
                 continue  # already mine
-            need, spare = self._need(view, position)
-            cubes = need + (spare if me["big"] + me["small"] > need else 0)
+            cubes = best - mine + 1
+            if me["big"] + me["small"] > cubes:
+                cubes += spare
             bigs = min(cubes, me["big"])
             cost = bigs * big_cost + (cubes - bigs) * small_cost
             worth = self._worth(view, position)
-            if any(totals):  # taking it from a rival also denies them
-                worth *= 1.25 if worth > 0 else 1.0
-            gain = worth - cost
-            if gain > best_gain:
-                best_action, best_gain = action, gain
+            if best and worth > 0:
+                worth *= 1.25  # taking it from a rival also denies them
+            if worth - cost > best_gain:
+                best_action, best_gain = action, worth - cost
         return best_action
 
     def _cube(self, view: dict[str, Any], legal: list[str]) -> str:
@@ -127,7 +116,7 @@ class BossHeuristic(Strategy):
         boss = view["bosses"][view["placing"]]
         totals = [b + s for b, s in zip(boss["big"], boss["small"], strict=True)]
         best = max(t for s, t in enumerate(totals) if s != seat)
-        spare = 1 if any(view["players"][s]["big"] for s in self._rivals_to_come(view)) else 0
+        spare = 1 if self._rivals_may_answer(view) else 0
         if "done" in legal and (totals[seat] > best + spare or not view["players"][seat]["big"]):
             return "done"  # a spare is never worth a small cube
         return "big" if "big" in legal else "small"
