@@ -464,9 +464,9 @@ class BossState(State):
         lost = [0] * n  # big cubes this round's penalties took
         new_prison, new_hospital = [0] * n, [0] * n
         self.rewards_up = True
+        on_board = [sum(column) for column in zip(*self.big_on, strict=True)]  # big cubes, by seat
         for position, boss in enumerate(self.row):
-            bigs, smalls = self.big_on[boss], self.small_on[boss]
-            totals = [bigs[s] + smalls[s] for s in range(n)]
+            totals = list(map(add, self.big_on[boss], self.small_on[boss]))
             top = max(totals)
             controller = totals.index(top) if top else -1  # placements keep the majority strict
             event: dict = {"type": "resolve", "boss": BOSSES[boss]}
@@ -488,7 +488,7 @@ class BossState(State):
                 elif kind == BANISHED:
                     self.banished[controller] = True
                     event["effect"] = "banished"
-                elif self.big[controller] + sum(b[controller] for b in self.big_on) - lost[controller] > 0:
+                elif self.big[controller] + on_board[controller] - lost[controller] > 0:
                     lost[controller] += 1
                     if kind == REVOLVER:
                         self.dead[controller] += 1
@@ -506,7 +506,7 @@ class BossState(State):
             back = self.hospital[s] + self.prison[s].count(1)
             self.prison[s] = [r - 1 for r in self.prison[s] if r > 1] + [PRISON_ROUNDS] * new_prison[s]
             self.hospital[s] = new_hospital[s]
-            self.big[s] += sum(b[s] for b in self.big_on) - lost[s] + back
+            self.big[s] += on_board[s] - lost[s] + back
         for cubes in (*self.big_on, *self.small_on):
             cubes[:] = [0] * n
         chicago = self.row.index(CHICAGO)
