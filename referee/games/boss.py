@@ -33,9 +33,13 @@ Where the rules file is silent, this engine decides:
   reveals nothing.
 * A penalty falls on the player's pool of big cubes (in reserve or on the board),
   never on the cubes of a particular boss, so it cannot change a majority later in
-  the same resolution.
+  the same resolution. Every placement brings a big cube, so a controller always has
+  one to lose: the rules' "no big cube left" case is handled but cannot arise in play.
+* A cube jailed at the end of round r misses rounds r+1 and r+2; one hospitalised
+  misses round r+1.
 * Every reward card is turned face up at resolution, also under a boss nobody
   controls.
+* The last-turn order is fixed when the police card is flipped.
 * The reserve that breaks ties counts big cubes back from prison or hospital at the
   end of the last round, and not those the last round's penalties took.
 * Overtime (a setting): when the first place is still tied after every tie-break,
