@@ -139,6 +139,7 @@ def parse_spec(data: Any) -> MatchSpec:
     try:
         game.check_players(len(parsed_bots))
         settings = game.settings.from_mapping(data.get("settings") or {}).to_dict()
+        game.new_game(len(parsed_bots), 0, settings)  # some settings must also fit the player count
     except GameError as exc:
         raise SpecError(str(exc)) from None
     time = data.get("time") or {}

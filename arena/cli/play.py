@@ -29,6 +29,7 @@ def play(game_name: str, num_players: int, seed: int, kinds: tuple[str, ...],
     try:
         spec.check_players(num_players)
         settings = spec.settings.from_mapping(parse_settings(overrides))
+        spec.new_game(num_players, seed, settings)  # some settings must also fit the player count
     except GameError as exc:
         raise click.UsageError(str(exc)) from exc
     kinds = tuple(kinds) + tuple(("heuristic", "random")[s % 2] for s in range(len(kinds), num_players))

@@ -37,6 +37,7 @@ def create_league(store: Store, name: str, game: str, players: int, settings: di
         spec = get_game(game)
         spec.check_players(players)
         full_settings = spec.settings.from_mapping(settings).to_dict()
+        spec.new_game(players, 0, full_settings)  # some settings must also fit the player count
     except GameError as exc:
         raise LeagueError(str(exc)) from None
     with store() as session, session.begin():

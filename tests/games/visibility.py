@@ -62,4 +62,25 @@ def sobek(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
     return hidden, visible
 
 
-SLOTS: dict[str, Callable[[State, int], tuple[list[Slot], list[Slot]]]] = {"prohis": prohis, "sobek": sobek}
+
+
+def boss(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
+    """Hand values are the owner's; revealed cards, face-up police cards and (from resolution on)
+    the rewards are everyone's; the police deck and the cards out of the game are nobody's.
+
+    The cities of every hand are public, so another player's hand card is in neither list: a swap
+    of two such cards shows when their cities differ. test_boss.py swaps them within a city.
+    """
+    places = state.card_places()
+    hidden = _all(places, "deck") + _all(places, "removed")
+    visible = _all(places, f"hand{seat}") + _all(places, "police")
+    for name in places:
+        if name.startswith("revealed_"):
+            visible += _all(places, name)
+    (visible if state.rewards_up else hidden).extend(_all(places, "rewards"))
+    return hidden, visible
+
+
+SLOTS: dict[str, Callable[[State, int], tuple[list[Slot], list[Slot]]]] = {
+    "prohis": prohis, "sobek": sobek, "boss": boss,
+}

@@ -36,6 +36,7 @@ ACTION_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
               "extend": ("set_index",), "card": ("card",), "token": ("token",), "target": ("seat",),
               "prosperity": ("set_index",), "family": ("family",), "steal": ("card",), "pick": ("card",),
               "bury": ("card",)},
+    "boss": {"reveal": ("card",), "place": ("boss",)},
 }
 
 GAMES = tuple(f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game"].fields)

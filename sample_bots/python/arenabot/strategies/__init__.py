@@ -7,11 +7,14 @@ wire), so the referee's in-process players and the sample bots run identical cod
 from __future__ import annotations
 
 from .base import Strategy
+from .boss_heuristic import BossHeuristic
 from .prohis_heuristic import ProhisHeuristic
 from .random_choice import RandomStrategy
 from .sobek_heuristic import SobekHeuristic
 
-HEURISTICS: dict[str, type[Strategy]] = {"prohis": ProhisHeuristic, "sobek": SobekHeuristic}
+HEURISTICS: dict[str, type[Strategy]] = {
+    "prohis": ProhisHeuristic, "sobek": SobekHeuristic, "boss": BossHeuristic,
+}
 
 
 def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
@@ -26,4 +29,5 @@ def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
     raise ValueError(f"unknown strategy {kind!r}; known: random, heuristic")
 
 
-__all__ = ["HEURISTICS", "ProhisHeuristic", "RandomStrategy", "SobekHeuristic", "Strategy", "make_strategy"]
+__all__ = ["HEURISTICS", "BossHeuristic", "ProhisHeuristic", "RandomStrategy", "SobekHeuristic", "Strategy",
+           "make_strategy"]
