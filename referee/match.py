@@ -50,13 +50,14 @@ def tune_gc() -> None:
     gc.disable()
 
 
-def ranks_with_failures(scores: list[int], failures: list[str]) -> list[int]:
-    """Seats that did not fail are ranked by score; every failed seat shares last place."""
+def ranks_with_failures(ranks: list[int], failures: list[str]) -> list[int]:
+    """The engine's ranks (so each game's own tie-breaks hold), re-ranked among the seats that
+    did not fail; every failed seat shares last place."""
     ok = [s for s, f in enumerate(failures) if not f]
-    ranks = [len(ok) + 1] * len(scores)
+    out = [len(ok) + 1] * len(ranks)
     for s in ok:
-        ranks[s] = 1 + sum(1 for o in ok if scores[o] > scores[s])
-    return ranks
+        out[s] = 1 + sum(1 for o in ok if ranks[o] < ranks[s])
+    return out
 
 
 def default_seat(spec: MatchSpec, bot: BotSpec, socket_dir: Path, log_path: Path) -> Seat:
@@ -208,7 +209,7 @@ class Match:
             self.timings["engine"] += engine
 
             scores = state.scores()
-            ranks = ranks_with_failures(scores, failures)
+            ranks = ranks_with_failures(state.ranks(), failures)
             record.result(scores, ranks, failures)
         finally:
             record.close()

@@ -58,6 +58,16 @@ def test_builtin_and_process_bots_play_identical_games(tmp_path):
 
 
 def test_ranks_with_failures():
-    assert ranks_with_failures([10, 30, 30, 50], ["", "", "", ""]) == [4, 2, 2, 1]
-    assert ranks_with_failures([10, 30, 30, 50], ["", "", "", "timeout"]) == [3, 1, 1, 4]
-    assert ranks_with_failures([10, 30, 30, 50], ["crash", "", "", "timeout"]) == [3, 1, 1, 3]
+    assert ranks_with_failures([4, 2, 2, 1], ["", "", "", ""]) == [4, 2, 2, 1]
+    assert ranks_with_failures([4, 2, 2, 1], ["", "", "", "timeout"]) == [3, 1, 1, 4]
+    assert ranks_with_failures([4, 2, 2, 1], ["crash", "", "", "timeout"]) == [3, 1, 1, 3]
+    assert ranks_with_failures([1, 2, 3], ["crash", "", ""]) == [3, 1, 2]
+
+
+def test_match_ranks_keep_the_games_tie_breaks(tmp_path):
+    """The referee ranks by the engine's ranks, so a game's tie-break holds in matches too."""
+    bots = [{"name": n, "builtin": "heuristic"} for n in "abcd"]
+    result = play_match(tmp_path, bots, games=8, seed=3, settings={"tie_break": "most_illegal"})
+    for game in result["games"]:
+        state = read_record(tmp_path / game["record"]).replay()
+        assert game["ranks"] == state.ranks()
