@@ -1,4 +1,4 @@
-"""``arena demo``: the main job. A Prohis league of the sample bots, run, and its leaderboard."""
+"""``arena demo``: the main job. A league of the sample bots, run, and its leaderboard."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 from sqlalchemy import select
 
+from referee.games import get_game
+
 from ..bots import load_bot_config
 from ..league import LeagueError, create_league, get_league, join_league
 from ..league import leaderboard as league_leaderboard
@@ -14,36 +16,42 @@ from ..league.schedule import ScheduleOptions
 from ..store import Bot
 from .bot import submit_bot
 from .league import run_with_progress
-from .options import league_errors, with_store
+from .options import GAME, league_errors, with_store
 from .ratings import print_leaderboard
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots" / "python"
 
 
 @click.command()
-@click.option("--league", "name", default="prohis-demo", show_default=True)
+@click.option("--game", type=GAME, default="prohis", show_default=True)
+@click.option("--league", "name", help="Default: GAME-demo.")
 @click.option("--rounds", default=2, show_default=True)
 @click.option("--jobs", "-j", default=2, show_default=True)
 @click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
               show_default=True)
 @with_store
 @league_errors
-def demo(name: str, rounds: int, jobs: int, runs_dir: Path, store) -> None:
-    """Enter the Python sample bots in a 3-player Prohis league, run it, show the leaderboard.
+def demo(game: str, name: str | None, rounds: int, jobs: int, runs_dir: Path, store) -> None:
+    """Enter the Python sample bots that play GAME in a league at its smallest player count,
+    run it, and show the leaderboard.
 
     Rerunning it reuses what exists: registered bots, the league and its played matches.
     """
+    spec = get_game(game)
+    name = name or f"{game}-demo"
+    players = spec.min_players
     try:
         with store() as session:
             get_league(session, name)
     except LeagueError:
-        create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=2, seed=1))
-        click.echo(f"created league {name}: Prohis, 3 per table, 2 deals x 3 rotations per match")
+        create_league(store, name, game, players, {}, ScheduleOptions(deals=2, seed=1))
+        click.echo(f"created league {name}: {spec.title}, {players} per table, 2 deals x {players} rotations "
+                   "per match")
     with store() as session:
         entered = {e.bot.label for e in get_league(session, name).entries}
     for folder in sorted(p.parent for p in SAMPLES.glob("*/bot.toml")):
         config = load_bot_config(folder)
-        if config.games and "prohis" not in config.games:
+        if config.games and game not in config.games:
             continue
         with store() as session:
             known = session.scalar(select(Bot).where(Bot.name == config.name, Bot.version == config.version))
