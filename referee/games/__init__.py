@@ -5,7 +5,7 @@ Each game is one module with a :class:`~referee.games.core.GameSpec` called ``GA
 
 from __future__ import annotations
 
-from . import prohis
+from . import bandits, prohis
 from .core import (
     DONE,
     TERMINAL,
@@ -23,7 +23,7 @@ from .core import (
     View,
 )
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (prohis.GAME,)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (prohis.GAME, bandits.GAME)}
 
 
 def get_game(name: str) -> GameSpec:

@@ -32,6 +32,8 @@ from .proto import arena_pb2 as pb
 ACTION_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
     "prohis": {"take": ("position",), "flip": ("position",), "convoy": ("card",), "claim": ("card",),
                "bribe": ("card",)},
+    "bandits": {"attack": ("target",), "raid": ("target",), "stash": ("card",), "gun": ("card",),
+                "star": ("card",)},
 }
 
 GAMES = tuple(f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game"].fields)

@@ -1,3 +1,4 @@
+from . import bandits_pb2 as _bandits_pb2
 from . import prohis_pb2 as _prohis_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -161,21 +162,27 @@ class MatchEnd(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("prohis",)
+    __slots__ = ("prohis", "bandits")
     PROHIS_FIELD_NUMBER: _ClassVar[int]
+    BANDITS_FIELD_NUMBER: _ClassVar[int]
     prohis: _prohis_pb2.ProhisView
-    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisView, _Mapping]] = ...) -> None: ...
+    bandits: _bandits_pb2.BanditsView
+    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisView, _Mapping]] = ..., bandits: _Optional[_Union[_bandits_pb2.BanditsView, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("prohis",)
+    __slots__ = ("prohis", "bandits")
     PROHIS_FIELD_NUMBER: _ClassVar[int]
+    BANDITS_FIELD_NUMBER: _ClassVar[int]
     prohis: _prohis_pb2.ProhisEvent
-    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisEvent, _Mapping]] = ...) -> None: ...
+    bandits: _bandits_pb2.BanditsEvent
+    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisEvent, _Mapping]] = ..., bandits: _Optional[_Union[_bandits_pb2.BanditsEvent, _Mapping]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("text", "prohis")
+    __slots__ = ("text", "prohis", "bandits")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     PROHIS_FIELD_NUMBER: _ClassVar[int]
+    BANDITS_FIELD_NUMBER: _ClassVar[int]
     text: str
     prohis: _prohis_pb2.ProhisAction
-    def __init__(self, text: _Optional[str] = ..., prohis: _Optional[_Union[_prohis_pb2.ProhisAction, _Mapping]] = ...) -> None: ...
+    bandits: _bandits_pb2.BanditsAction
+    def __init__(self, text: _Optional[str] = ..., prohis: _Optional[_Union[_prohis_pb2.ProhisAction, _Mapping]] = ..., bandits: _Optional[_Union[_bandits_pb2.BanditsAction, _Mapping]] = ...) -> None: ...

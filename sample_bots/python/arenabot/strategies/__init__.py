@@ -6,11 +6,12 @@ wire), so the referee's in-process players and the sample bots run identical cod
 
 from __future__ import annotations
 
+from .bandits_heuristic import BanditsHeuristic
 from .base import Strategy
 from .prohis_heuristic import ProhisHeuristic
 from .random_choice import RandomStrategy
 
-HEURISTICS: dict[str, type[Strategy]] = {"prohis": ProhisHeuristic}
+HEURISTICS: dict[str, type[Strategy]] = {"prohis": ProhisHeuristic, "bandits": BanditsHeuristic}
 
 
 def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
@@ -25,4 +26,4 @@ def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
     raise ValueError(f"unknown strategy {kind!r}; known: random, heuristic")
 
 
-__all__ = ["HEURISTICS", "ProhisHeuristic", "RandomStrategy", "Strategy", "make_strategy"]
+__all__ = ["HEURISTICS", "BanditsHeuristic", "ProhisHeuristic", "RandomStrategy", "Strategy", "make_strategy"]
