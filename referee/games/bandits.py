@@ -71,6 +71,10 @@ CARDS = CardSet(
 FACE = CARDS.face_of
 NAMES = CARDS.names
 NUM_FACES = len(NAMES)
+CARD_NAME = tuple(NAMES[f] for f in FACE)  # card id -> the name of its face
+# A CardSet numbers the cards face by face in face order, so sorting ids sorts faces:
+# views list cards with ``_sorted_names``, a cheaper CARDS.sorted_names.
+assert all(FACE[c] <= FACE[c + 1] for c in range(len(FACE) - 1))
 UNKNOWN = "unknown"  # a face-down card this seat may not see
 TRACKER, BACKFIRE, BOOBY_TRAP = (CARDS.index[n] for n in ("tracker", "backfire", "booby_trap"))
 
@@ -132,6 +136,9 @@ RAID_ON = tuple(f"raid:{s}" for s in range(6))
 STASH_CARD = tuple(f"stash:{n}" for n in NAMES)
 GUN_CARD = tuple(f"gun:{n}" for n in NAMES)
 STAR_CARD = tuple(f"star:{n}" for n in NAMES)
+# [players][seat] -> that seat's attacks and raids, on every other seat in seat order
+ATTACKS = {n: tuple(tuple(ATTACK_ON[s] for s in range(n) if s != me) for me in range(n)) for n in range(2, 7)}
+RAIDS = {n: tuple(tuple(RAID_ON[s] for s in range(n) if s != me) for me in range(n)) for n in range(2, 7)}
 
 # action string -> (verb, argument) for the actions that carry one
 _PARSED: dict[str, tuple[str, int]] = {}
@@ -151,6 +158,16 @@ def _take_face(cards: list[int], face: int) -> int:
             del cards[i]
             return c
     raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
+
+
+def _sorted_names(cards: list[int]) -> list[str]:
+    """Face names of ``cards`` in face order, as views list them (never ids)."""
+    return list(map(CARD_NAME.__getitem__, sorted(cards)))
+
+
+def _names(cards: list[int]) -> list[str]:
+    """Face names of ``cards`` in their own order (cards played in a fight)."""
+    return list(map(CARD_NAME.__getitem__, cards))
 
 
 def _guns(cards: list[int]) -> int:
@@ -248,10 +265,9 @@ class BanditsState(State):
         counts = CARDS.counts(self.hands[active])
         acts = [DRAW]  # the pile is never empty at a turn: its last card ends the round
         if any(counts[f] for f in GUN_FACES):
-            others = [s for s in range(self.num_players) if s != active]
-            acts += [ATTACK_ON[s] for s in others]
+            acts += ATTACKS[self.num_players][active]
             if counts[TRACKER]:
-                acts += [RAID_ON[s] for s in others]
+                acts += RAIDS[self.num_players][active]
         kinds = self._stashable_kinds(counts)
         acts += [STASH_CARD[f] for kind in kinds for f in LOOT_FACES[kind] if counts[f]]
         if kinds and counts[BOOBY_TRAP]:
@@ -375,7 +391,7 @@ class BanditsState(State):
 
     def _log_transfer(self, kind: str, winner: int, loser: int, taken: list[int]) -> None:
         # Only the two players involved see the cards; everyone sees the count.
-        secret = {"cards": CARDS.sorted_names(taken)} if taken else None
+        secret = {"cards": _sorted_names(taken)} if taken else None
         self.log.add({"type": kind, "seat": winner, "target": loser, "count": len(taken)},
                      secret, to=(winner, loser))
 
@@ -387,7 +403,7 @@ class BanditsState(State):
 
     def _close_stash(self, seat: int) -> None:
         self.log.add({"type": "stash", "seat": seat, "count": len(self.stash)},
-                     {"cards": CARDS.sorted_names(self.stash)}, to=(seat,))
+                     {"cards": _sorted_names(self.stash)}, to=(seat,))
         self.hideouts[seat] += self.stash
         self.stash.clear()
         self.stash_kind = NOT_LOOT
@@ -420,7 +436,7 @@ class BanditsState(State):
             drawn = deal(self.pile, HAND_SIZE - len(hand))
             hand += drawn
             self.log.add({"type": "refill", "seat": seat, "count": len(drawn)},
-                         {"cards": CARDS.sorted_names(drawn)}, to=(seat,))
+                         {"cards": _sorted_names(drawn)}, to=(seat,))
 
     def _end_round(self) -> bool:
         """Scores the round and starts the next one; False when the game is over instead."""
@@ -457,40 +473,34 @@ class BanditsState(State):
 
     # -- information -----------------------------------------------------------------------
     def view(self, seat: int) -> View:
-        phase = self.phase
-        v = seat_view(self, seat, PHASES[phase], self.current_player(), self.log)
-        sorted_names = CARDS.sorted_names
-        hands, hideouts, totals = self.hands, self.hideouts, self.totals
-        v["active"] = self.active
-        v["round"] = self.round
-        v["hand"] = sorted_names(hands[seat])
-        v["hideout"] = sorted_names(hideouts[seat])
-        v["players"] = [
-            {"hand_size": len(hands[s]), "hideout_size": len(hideouts[s]), "total": totals[s]}
-            for s in range(self.num_players)
-        ]
-        v["pile_size"] = len(self.pile)
-        v["boneyard"] = sorted_names(self.boneyard)
-        v["removed"] = sorted_names(self.removed) if self.removed else []
-        # The fight, if one is on: cards played are face up, in the order played.
+        phase, active, hands, hideouts = self.phase, self.active, self.hands, self.hideouts
         attack, defence, counter = self.attack, self.defence, self.counter
-        v["attacker"] = self.active if phase in (ATTACK, DEFEND, BACKFIRED) else -1
-        v["defender"] = self.defender
-        v["raid"] = self.raid
-        v["attack"] = [NAMES[FACE[c]] for c in attack]
-        v["guns"] = _guns(attack) if attack else 0
-        v["defence"] = [NAMES[FACE[c]] for c in defence]
-        v["stars"] = _stars(defence) if defence else 0
-        v["counter"] = [NAMES[FACE[c]] for c in counter]
-        v["counter_stars"] = _stars(counter) if counter else 0
-        # A stash goes face down: only the stasher sees its cards.
-        stash = self.stash
-        if not stash:
-            v["stash"] = []
-        else:
-            v["stash"] = sorted_names(stash) if seat == self.active else [UNKNOWN] * len(stash)
-        v["winning_total"] = self.winning_total
-        v["max_rounds"] = self.settings.max_rounds
+        v = seat_view(self, seat, PHASES[phase], self.current_player(), self.log)
+        v.update({
+            "active": active,
+            "round": self.round,
+            "hand": _sorted_names(hands[seat]),
+            "hideout": _sorted_names(hideouts[seat]),
+            "players": [{"hand_size": len(hand), "hideout_size": len(hideout), "total": total}
+                        for hand, hideout, total in zip(hands, hideouts, self.totals, strict=True)],
+            "pile_size": len(self.pile),
+            "boneyard": _sorted_names(self.boneyard),
+            "removed": _sorted_names(self.removed),
+            # The fight, if one is on: cards played are face up, in the order played.
+            "attacker": active if phase in (ATTACK, DEFEND, BACKFIRED) else -1,
+            "defender": self.defender,
+            "raid": self.raid,
+            "attack": _names(attack),
+            "guns": _guns(attack) if attack else 0,
+            "defence": _names(defence),
+            "stars": _stars(defence) if defence else 0,
+            "counter": _names(counter),
+            "counter_stars": _stars(counter) if counter else 0,
+            # A stash goes face down: only the stasher sees its cards.
+            "stash": _sorted_names(self.stash) if seat == active else [UNKNOWN] * len(self.stash),
+            "winning_total": self.winning_total,
+            "max_rounds": self.settings.max_rounds,
+        })
         return v
 
     def card_places(self) -> dict[str, list[int]]:
