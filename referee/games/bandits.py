@@ -55,11 +55,11 @@ from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State
 from .views import seat_view
 
 # -- cards -------------------------------------------------------------------------------
-# (face, count), in face order: loot, Outlaws, Lawmen, Two-Faced, special actions.
+# The deck in face order: loot, Outlaws, Lawmen, Two-Faced cards, special actions.
 GOLD_BARS = ((2, 6), (3, 5), (4, 5), (5, 4), (6, 3))  # (value, cards)
 MONEY_BAGS = ((1, 7), (2, 6), (3, 6), (4, 5))
 GUNMEN = ((1, 4), (2, 4), (3, 4), (4, 3), (5, 3), (6, 1))  # (guns or stars, cards); 6: Wild Bill, McCoy
-TWO_FACED = ((1, 3), (2, 4), (3, 3))
+TWO_FACED = ((1, 3), (2, 4), (3, 3))  # (guns and stars, cards)
 CARDS = CardSet(
     [(f"gold_{v}", k) for v, k in GOLD_BARS]
     + [(f"bag_{v}", k) for v, k in MONEY_BAGS]
