@@ -474,7 +474,7 @@ class BanditsState(State):
     # -- information -----------------------------------------------------------------------
     def view(self, seat: int) -> View:
         phase, active, hands, hideouts = self.phase, self.active, self.hands, self.hideouts
-        attack, defence, counter = self.attack, self.defence, self.counter
+        stash, removed = self.stash, self.removed
         v = seat_view(self, seat, PHASES[phase], self.current_player(), self.log)
         v.update({
             "active": active,
@@ -485,22 +485,24 @@ class BanditsState(State):
                         for hand, hideout, total in zip(hands, hideouts, self.totals, strict=True)],
             "pile_size": len(self.pile),
             "boneyard": _sorted_names(self.boneyard),
-            "removed": _sorted_names(self.removed),
-            # The fight, if one is on: cards played are face up, in the order played.
-            "attacker": active if phase in (ATTACK, DEFEND, BACKFIRED) else -1,
-            "defender": self.defender,
-            "raid": self.raid,
-            "attack": _names(attack),
-            "guns": _guns(attack) if attack else 0,
-            "defence": _names(defence),
-            "stars": _stars(defence) if defence else 0,
-            "counter": _names(counter),
-            "counter_stars": _stars(counter) if counter else 0,
+            "removed": _sorted_names(removed) if removed else [],
             # A stash goes face down: only the stasher sees its cards.
-            "stash": _sorted_names(self.stash) if seat == active else [UNKNOWN] * len(self.stash),
+            "stash": [] if not stash else _sorted_names(stash) if seat == active else [UNKNOWN] * len(stash),
             "winning_total": self.winning_total,
             "max_rounds": self.settings.max_rounds,
         })
+        if phase in (ATTACK, DEFEND, BACKFIRED):
+            # Cards played in a fight are face up, in the order played.
+            attack, defence, counter = self.attack, self.defence, self.counter
+            v.update({
+                "attacker": active, "defender": self.defender, "raid": self.raid,
+                "attack": _names(attack), "guns": _guns(attack),
+                "defence": _names(defence), "stars": _stars(defence),
+                "counter": _names(counter), "counter_stars": _stars(counter),
+            })
+        else:
+            v.update({"attacker": -1, "defender": -1, "raid": False, "attack": [], "guns": 0,
+                      "defence": [], "stars": 0, "counter": [], "counter_stars": 0})
         return v
 
     def card_places(self) -> dict[str, list[int]]:
