@@ -487,7 +487,7 @@ class BanditsState(State):
             "boneyard": _sorted_names(self.boneyard),
             "removed": _sorted_names(removed) if removed else [],
             # A stash goes face down: only the stasher sees its cards.
-            "stash": [] if not stash else _sorted_names(stash) if seat == active else [UNKNOWN] * len(stash),
+            "stash": _sorted_names(stash) if seat == active else [UNKNOWN] * len(stash),
             "winning_total": self.winning_total,
             "max_rounds": self.settings.max_rounds,
         })
