@@ -5,7 +5,7 @@ Each game is one module with a :class:`~referee.games.core.GameSpec` called ``GA
 
 from __future__ import annotations
 
-from . import boss, prohis, sobek
+from . import bandits, boss, prohis, sobek
 from .core import (
     DONE,
     TERMINAL,
@@ -23,7 +23,9 @@ from .core import (
     View,
 )
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (prohis.GAME, sobek.GAME, boss.GAME)}
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec for spec in (prohis.GAME, sobek.GAME, boss.GAME, bandits.GAME)
+}
 
 
 def get_game(name: str) -> GameSpec:

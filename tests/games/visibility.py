@@ -78,9 +78,22 @@ def boss(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
         if name.startswith("revealed_"):
             visible += _all(places, name)
     (visible if state.rewards_up else hidden).extend(_all(places, "rewards"))
+def bandits(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
+    places = state.card_places()
+    # Nobody sees the pile; cards played in fights, the Boneyard and the cards set aside are public.
+    hidden = _all(places, "pile")
+    visible = (_all(places, "boneyard") + _all(places, "removed") + _all(places, "attack")
+               + _all(places, "defence") + _all(places, "counter"))
+    # Own hand and hideout only; of the others', only their sizes.
+    visible += _all(places, f"hand{seat}") + _all(places, f"hideout{seat}")
+    for s in range(state.num_players):
+        if s != seat:
+            hidden += _all(places, f"hand{s}") + _all(places, f"hideout{s}")
+    # A stash goes face down: its maker sees it, the others only how many cards went in.
+    (visible if seat == state.active else hidden).extend(_all(places, "stash"))
     return hidden, visible
 
 
 SLOTS: dict[str, Callable[[State, int], tuple[list[Slot], list[Slot]]]] = {
-    "prohis": prohis, "sobek": sobek, "boss": boss,
+    "prohis": prohis, "sobek": sobek, "boss": boss, "bandits": bandits,
 }

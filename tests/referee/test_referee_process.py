@@ -16,6 +16,8 @@ from referee.games import GAMES
 
 from .helpers import HEURISTIC_BOT, MISBEHAVE, RANDOM_BOT, ROOT
 
+KNOWN_GAMES = ", ".join(sorted(GAMES))  # as unknown-game errors list them
+
 
 def referee(*args: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True,
@@ -53,7 +55,7 @@ def test_toml_spec(tmp_path):
 
 def test_bad_specs_are_named_and_write_nothing(tmp_path):
     cases = {
-        '{"game": "chess", "bots": []}': "unknown game 'chess'; known games: " + ", ".join(sorted(GAMES)),
+        '{"game": "chess", "bots": []}': f"unknown game 'chess'; known games: {KNOWN_GAMES}",
         '{"game": "prohis", "bots": [{"name": "a", "builtin": "random"}]}': "3 to 6 players, not 1",
         '{"game": "prohis"': "not valid JSON",
         '{"game": "prohis", "bots": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}':
@@ -118,8 +120,7 @@ def test_arena_match_bad_input(tmp_path):
     result = runner.invoke(arena, ["match", "--game", "prohis", "--bot", "nonsense"])
     assert result.exit_code == 2 and "expected NAME=COMMAND" in result.output
     result = runner.invoke(arena, ["match", "--game", "go", "--bot", "a=x"])
-    known = ", ".join(sorted(GAMES))
-    assert result.exit_code == 2 and f"unknown game 'go'; known games: {known}" in result.output
+    assert result.exit_code == 2 and f"unknown game 'go'; known games: {KNOWN_GAMES}" in result.output
 
 
 def test_arena_replay_prints_the_game_and_checks_it(tmp_path):

@@ -37,6 +37,8 @@ ACTION_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
               "prosperity": ("set_index",), "family": ("family",), "steal": ("card",), "pick": ("card",),
               "bury": ("card",)},
     "boss": {"reveal": ("card",), "place": ("boss",)},
+    "bandits": {"attack": ("target",), "raid": ("target",), "stash": ("card",), "gun": ("card",),
+                "star": ("card",)},
 }
 
 GAMES = tuple(f.name for f in pb.View.DESCRIPTOR.oneofs_by_name["game"].fields)

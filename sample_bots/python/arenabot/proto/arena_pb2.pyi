@@ -1,3 +1,4 @@
+from . import bandits_pb2 as _bandits_pb2
 from . import boss_pb2 as _boss_pb2
 from . import prohis_pb2 as _prohis_pb2
 from . import sobek_pb2 as _sobek_pb2
@@ -163,33 +164,39 @@ class MatchEnd(_message.Message):
     def __init__(self, match_id: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("prohis", "sobek", "boss")
+    __slots__ = ("prohis", "sobek", "boss", "bandits")
     PROHIS_FIELD_NUMBER: _ClassVar[int]
     SOBEK_FIELD_NUMBER: _ClassVar[int]
     BOSS_FIELD_NUMBER: _ClassVar[int]
+    BANDITS_FIELD_NUMBER: _ClassVar[int]
     prohis: _prohis_pb2.ProhisView
     sobek: _sobek_pb2.SobekView
     boss: _boss_pb2.BossView
-    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisView, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekView, _Mapping]] = ..., boss: _Optional[_Union[_boss_pb2.BossView, _Mapping]] = ...) -> None: ...
+    bandits: _bandits_pb2.BanditsView
+    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisView, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekView, _Mapping]] = ..., boss: _Optional[_Union[_boss_pb2.BossView, _Mapping]] = ..., bandits: _Optional[_Union[_bandits_pb2.BanditsView, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("prohis", "sobek", "boss")
+    __slots__ = ("prohis", "sobek", "boss", "bandits")
     PROHIS_FIELD_NUMBER: _ClassVar[int]
     SOBEK_FIELD_NUMBER: _ClassVar[int]
     BOSS_FIELD_NUMBER: _ClassVar[int]
+    BANDITS_FIELD_NUMBER: _ClassVar[int]
     prohis: _prohis_pb2.ProhisEvent
     sobek: _sobek_pb2.SobekEvent
     boss: _boss_pb2.BossEvent
-    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisEvent, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekEvent, _Mapping]] = ..., boss: _Optional[_Union[_boss_pb2.BossEvent, _Mapping]] = ...) -> None: ...
+    bandits: _bandits_pb2.BanditsEvent
+    def __init__(self, prohis: _Optional[_Union[_prohis_pb2.ProhisEvent, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekEvent, _Mapping]] = ..., boss: _Optional[_Union[_boss_pb2.BossEvent, _Mapping]] = ..., bandits: _Optional[_Union[_bandits_pb2.BanditsEvent, _Mapping]] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("text", "prohis", "sobek", "boss")
+    __slots__ = ("text", "prohis", "sobek", "boss", "bandits")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     PROHIS_FIELD_NUMBER: _ClassVar[int]
     SOBEK_FIELD_NUMBER: _ClassVar[int]
     BOSS_FIELD_NUMBER: _ClassVar[int]
+    BANDITS_FIELD_NUMBER: _ClassVar[int]
     text: str
     prohis: _prohis_pb2.ProhisAction
     sobek: _sobek_pb2.SobekAction
     boss: _boss_pb2.BossAction
-    def __init__(self, text: _Optional[str] = ..., prohis: _Optional[_Union[_prohis_pb2.ProhisAction, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekAction, _Mapping]] = ..., boss: _Optional[_Union[_boss_pb2.BossAction, _Mapping]] = ...) -> None: ...
+    bandits: _bandits_pb2.BanditsAction
+    def __init__(self, text: _Optional[str] = ..., prohis: _Optional[_Union[_prohis_pb2.ProhisAction, _Mapping]] = ..., sobek: _Optional[_Union[_sobek_pb2.SobekAction, _Mapping]] = ..., boss: _Optional[_Union[_boss_pb2.BossAction, _Mapping]] = ..., bandits: _Optional[_Union[_bandits_pb2.BanditsAction, _Mapping]] = ...) -> None: ...

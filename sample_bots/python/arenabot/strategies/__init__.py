@@ -6,6 +6,7 @@ wire), so the referee's in-process players and the sample bots run identical cod
 
 from __future__ import annotations
 
+from .bandits_heuristic import BanditsHeuristic
 from .base import Strategy
 from .boss_heuristic import BossHeuristic
 from .prohis_heuristic import ProhisHeuristic
@@ -13,7 +14,7 @@ from .random_choice import RandomStrategy
 from .sobek_heuristic import SobekHeuristic
 
 HEURISTICS: dict[str, type[Strategy]] = {
-    "prohis": ProhisHeuristic, "sobek": SobekHeuristic, "boss": BossHeuristic,
+    "prohis": ProhisHeuristic, "sobek": SobekHeuristic, "boss": BossHeuristic, "bandits": BanditsHeuristic,
 }
 
 
@@ -29,5 +30,5 @@ def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
     raise ValueError(f"unknown strategy {kind!r}; known: random, heuristic")
 
 
-__all__ = ["HEURISTICS", "BossHeuristic", "ProhisHeuristic", "RandomStrategy", "SobekHeuristic", "Strategy",
-           "make_strategy"]
+__all__ = ["HEURISTICS", "BanditsHeuristic", "BossHeuristic", "ProhisHeuristic", "RandomStrategy", "SobekHeuristic",
+           "Strategy", "make_strategy"]

@@ -1,0 +1,580 @@
+"""Bandits: outlaws steal each other's hands and raid hideouts, 2 to 6 players.
+
+The rules are those of ``shared/rules/bandits.md``, in the order they are given
+there. Names follow the rulebook: loot (*Gold Bars* and *Money Bags*) is *stashed*
+face down under a player's *hideout*; *Outlaws* bring guns to an *attack* on a hand,
+or with a *Tracker* to a *raid* on a hideout; *Lawmen* bring stars to the defence;
+*Two-Faced* cards serve either side; a *Backfire* turns a fight on the attacker; a
+*Booby Trap* under a hideout spoils a raid. Cards played in a fight go to the
+*Boneyard*. A round ends when the draw pile runs out; loot under hideouts scores.
+
+Decisions are fine-grained; each lists every legal action:
+
+========  ========================  ===============================================
+phase     who decides               actions
+========  ========================  ===============================================
+turn      the active player         ``draw``, ``attack:<seat>`` (a hand),
+                                    ``raid:<seat>`` (a hideout, playing a Tracker),
+                                    ``stash:<card>`` (first card of a stash)
+attack    the attacker              ``gun:<card>`` (next Outlaw or Two-Faced card),
+                                    ``done`` (from the first gun card on)
+defend    the defender              ``star:<card>`` (next Lawman or Two-Faced card),
+                                    ``backfire`` (before any star), ``done``
+backfire  the attacker, after a     ``star:<card>``, ``done``
+          Backfire
+stash     the active player         ``stash:<card>`` (next loot card of the same kind,
+                                    or the Booby Trap), ``done`` (from 3 loot cards)
+========  ========================  ===============================================
+
+Refilling hands is not a decision: it is forced and shows nothing hidden to anyone.
+
+Where the rules file is silent, this engine decides:
+
+* A raid may name any opponent's hideout, even an empty one (a Backfire can still
+  make it costly for the raider), and a defender may go on playing stars once the
+  guns are matched (it thins a hand that refills to 6 afterwards).
+* A Backfire is played instead of stars, so only before the first star card.
+* A stash may start with the Booby Trap; its first loot card fixes its kind.
+* After a Backfire in a raid, the attacker's hideout is the one at stake, and a
+  Booby Trap in it goes off as in any raid.
+* Refills after a fight go attacker first, then defender, whatever a Backfire did.
+  When the pile runs out during a refill the round ends at once; in the new round the
+  players under 6 refill clockwise from the player whose turn just ended (so an
+  interrupted refill goes on in the same order).
+* If the new pile would be empty (every card in hands) the game ends: no round could.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Literal
+
+from .cards import CardSet, deal, shuffled
+from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State, View
+from .views import seat_view
+
+# -- cards -------------------------------------------------------------------------------
+# The deck in face order: loot, Outlaws, Lawmen, Two-Faced cards, special actions.
+GOLD_BARS = ((2, 6), (3, 5), (4, 5), (5, 4), (6, 3))  # (value, cards)
+MONEY_BAGS = ((1, 7), (2, 6), (3, 6), (4, 5))
+GUNMEN = ((1, 4), (2, 4), (3, 4), (4, 3), (5, 3), (6, 1))  # (guns or stars, cards); 6: Wild Bill, McCoy
+TWO_FACED = ((1, 3), (2, 4), (3, 3))  # (guns and stars, cards)
+CARDS = CardSet(
+    [(f"gold_{v}", k) for v, k in GOLD_BARS]
+    + [(f"bag_{v}", k) for v, k in MONEY_BAGS]
+    + [(f"outlaw_{v}", k) for v, k in GUNMEN]
+    + [(f"lawman_{v}", k) for v, k in GUNMEN]
+    + [(f"two_faced_{v}", k) for v, k in TWO_FACED]
+    + [("tracker", 2), ("backfire", 2), ("booby_trap", 1)]
+)
+FACE = CARDS.face_of
+NAMES = CARDS.names
+NUM_FACES = len(NAMES)
+CARD_NAME = tuple(NAMES[f] for f in FACE)  # card id -> the name of its face
+# A CardSet numbers the cards face by face in face order, so sorting ids sorts faces:
+# views list cards with ``_sorted_names``, a cheaper CARDS.sorted_names.
+assert all(FACE[c] <= FACE[c + 1] for c in range(len(FACE) - 1))
+UNKNOWN = "unknown"  # a face-down card this seat may not see
+TRACKER, BACKFIRE, BOOBY_TRAP = (CARDS.index[n] for n in ("tracker", "backfire", "booby_trap"))
+
+# What each face is worth and does; every table is indexed by face.
+GOLD, BAGS, NOT_LOOT = 0, 1, -1
+KIND = tuple(GOLD if n.startswith("gold_") else BAGS if n.startswith("bag_") else NOT_LOOT for n in NAMES)
+VALUE = tuple(int(n.rsplit("_", 1)[1]) if KIND[f] != NOT_LOOT else 0 for f, n in enumerate(NAMES))
+GUNS = tuple(int(n.rsplit("_", 1)[1]) if n.startswith(("outlaw_", "two_faced_")) else 0 for n in NAMES)
+STARS = tuple(int(n.rsplit("_", 1)[1]) if n.startswith(("lawman_", "two_faced_")) else 0 for n in NAMES)
+GUN_FACES = tuple(f for f in range(NUM_FACES) if GUNS[f])
+STAR_FACES = tuple(f for f in range(NUM_FACES) if STARS[f])
+LOOT_FACES = (tuple(f for f in range(NUM_FACES) if KIND[f] == GOLD),
+              tuple(f for f in range(NUM_FACES) if KIND[f] == BAGS))
+
+HAND_SIZE = 6  # dealt at the start, and the least anyone holds after a refill
+STASH_MIN = 3  # loot cards of one kind
+RAID_TAKE = 6  # cards a lost raid gives up
+WINNING_TOTALS = {2: 60, 3: 50, 4: 40, 5: 35, 6: 30}
+
+
+@dataclasses.dataclass(frozen=True)
+class BanditsSettings(Settings):
+    """The [house] rules of Bandits, with the rules file's defaults."""
+
+    first_player: Literal["random", "seat0"] = "random"
+    """Who starts: drawn from the game seed (``random``), or always seat 0 (``seat0``, for
+    matches that rotate seats themselves). The rulebook says the youngest player."""
+
+    booby_trap_goes_off: bool = True
+    """A raid won against a hideout holding the Booby Trap takes nothing, and the trap goes to
+    the Boneyard. Off: the trap is a worthless card that a raid may carry off like any other."""
+
+    backfire: bool = True
+    """A defender may answer with a Backfire, making the attacker defend against their own guns.
+    Off: the two Backfire cards are set aside before the deal (a 98-card deck)."""
+
+    winning_total: int | None = None
+    """The total that is enough to win at the end of a round. None: by player count,
+    60 (2 players), 50 (3), 40 (4), 35 (5), 30 (6)."""
+
+    max_rounds: int = 8
+    """After this many rounds the highest total wins; equal totals share the place."""
+
+    def __post_init__(self) -> None:
+        if self.winning_total is not None and self.winning_total < 1:
+            raise BadSettings(f"setting winning_total: must be at least 1 or none, got {self.winning_total}")
+        if self.max_rounds < 1:
+            raise BadSettings(f"setting max_rounds: must be at least 1, got {self.max_rounds}")
+
+
+# -- phases and actions ------------------------------------------------------------------
+TURN, ATTACK, DEFEND, BACKFIRED, STASH, OVER = range(6)
+PHASES = ("turn", "attack", "defend", "backfire", "stash", "over")
+
+DRAW = "draw"
+BACKFIRE_ACT = "backfire"
+ATTACK_ON = tuple(f"attack:{s}" for s in range(6))
+RAID_ON = tuple(f"raid:{s}" for s in range(6))
+STASH_CARD = tuple(f"stash:{n}" for n in NAMES)
+GUN_CARD = tuple(f"gun:{n}" for n in NAMES)
+STAR_CARD = tuple(f"star:{n}" for n in NAMES)
+# [players][seat] -> that seat's attacks and raids, on every other seat in seat order
+ATTACKS = {n: tuple(tuple(ATTACK_ON[s] for s in range(n) if s != me) for me in range(n)) for n in range(2, 7)}
+RAIDS = {n: tuple(tuple(RAID_ON[s] for s in range(n) if s != me) for me in range(n)) for n in range(2, 7)}
+
+# action string -> (verb, argument) for the actions that carry one
+_PARSED: dict[str, tuple[str, int]] = {}
+for _s in range(6):
+    _PARSED[ATTACK_ON[_s]] = ("attack", _s)
+    _PARSED[RAID_ON[_s]] = ("raid", _s)
+for _f in range(NUM_FACES):
+    _PARSED[STASH_CARD[_f]] = ("stash", _f)
+    _PARSED[GUN_CARD[_f]] = ("gun", _f)
+    _PARSED[STAR_CARD[_f]] = ("star", _f)
+
+
+def _take_face(cards: list[int], face: int) -> int:
+    """Removes and returns one card of ``face`` from ``cards`` (which must hold one)."""
+    for i, c in enumerate(cards):
+        if FACE[c] == face:
+            del cards[i]
+            return c
+    raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
+
+
+def _sorted_names(cards: list[int]) -> list[str]:
+    """Face names of ``cards`` in face order, as views list them (never ids)."""
+    return list(map(CARD_NAME.__getitem__, sorted(cards)))
+
+
+def _names(cards: list[int]) -> list[str]:
+    """Face names of ``cards`` in their own order (cards played in a fight)."""
+    return list(map(CARD_NAME.__getitem__, cards))
+
+
+def _guns(cards: list[int]) -> int:
+    return sum(GUNS[FACE[c]] for c in cards)
+
+
+def _stars(cards: list[int]) -> int:
+    return sum(STARS[FACE[c]] for c in cards)
+
+
+class BanditsState(State):
+    """A game of Bandits. Seats are numbered clockwise from 0."""
+
+    settings: BanditsSettings
+
+    def __init__(self, num_players: int, seed: int, settings: BanditsSettings) -> None:
+        super().__init__(num_players, seed, settings)
+        n, rng = num_players, self.rng
+        self.winning_total = settings.winning_total or WINNING_TOTALS[n]
+
+        # Setup: shuffle the deck, deal 6 each; the rest is the draw pile.
+        deck = list(range(len(CARDS)))
+        self.removed: list[int] = []  # out of the game: the Backfires, if that rule is off
+        if not settings.backfire:
+            self.removed = CARDS.ids("backfire")
+            deck = [c for c in deck if FACE[c] != BACKFIRE]
+        self.pile: list[int] = shuffled(rng, deck)  # the top card is the last one
+        self.hands: list[list[int]] = [deal(self.pile, HAND_SIZE) for _ in range(n)]
+        self.hideouts: list[list[int]] = [[] for _ in range(n)]
+        self.boneyard: list[int] = []
+        self.totals = [0] * n
+        self.round = 1
+        first = rng.randrange(n) if settings.first_player == "random" else 0
+
+        self.phase = TURN
+        self.active = first  # whose turn it is; the attacker during a fight
+        # The fight in progress: the attacker's cards (a Tracker first, in a raid), the
+        # defender's stars or Backfire, and the attacker's stars after a Backfire.
+        self.defender = -1
+        self.raid = False
+        self.attack: list[int] = []
+        self.defence: list[int] = []
+        self.counter: list[int] = []
+        # The stash in progress, and its kind once a loot card fixes it.
+        self.stash: list[int] = []
+        self.stash_kind = NOT_LOOT
+        self.log.add({"type": "new_round", "round": 1, "pile_size": len(self.pile)})
+        self.log.add({"type": "turn", "seat": first})
+
+    # -- whose decision ------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == DEFEND:
+            return self.defender
+        return TERMINAL if phase == OVER else self.active
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
+    # -- legal actions -------------------------------------------------------------------
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == TURN:
+            return self._legal_turn()
+        if phase == ATTACK:
+            counts = CARDS.counts(self.hands[self.active])
+            acts = [GUN_CARD[f] for f in GUN_FACES if counts[f]]
+            if _guns(self.attack):  # at least one gun card is down
+                acts.append(DONE)
+            return acts
+        if phase in (DEFEND, BACKFIRED):
+            seat = self.defender if phase == DEFEND else self.active
+            counts = CARDS.counts(self.hands[seat])
+            acts = [STAR_CARD[f] for f in STAR_FACES if counts[f]]
+            if phase == DEFEND and counts[BACKFIRE] and not self.defence:
+                acts.append(BACKFIRE_ACT)  # instead of stars, and never against a Backfire
+            acts.append(DONE)
+            return acts
+        if phase == STASH:
+            counts = CARDS.counts(self.hands[self.active])
+            kinds = (self.stash_kind,) if self.stash_kind != NOT_LOOT else self._stashable_kinds(counts)
+            acts = [STASH_CARD[f] for kind in kinds for f in LOOT_FACES[kind] if counts[f]]
+            if counts[BOOBY_TRAP]:
+                acts.append(STASH_CARD[BOOBY_TRAP])
+            if self.stash_kind != NOT_LOOT and len(self.stash) - self._trap_in_stash() >= STASH_MIN:
+                acts.append(DONE)
+            return acts
+        return []
+
+    def _legal_turn(self) -> list[Action]:
+        active = self.active
+        counts = CARDS.counts(self.hands[active])
+        acts = [DRAW]  # the pile is never empty at a turn: its last card ends the round
+        if any(counts[f] for f in GUN_FACES):
+            acts += ATTACKS[self.num_players][active]
+            if counts[TRACKER]:
+                acts += RAIDS[self.num_players][active]
+        kinds = self._stashable_kinds(counts)
+        acts += [STASH_CARD[f] for kind in kinds for f in LOOT_FACES[kind] if counts[f]]
+        if kinds and counts[BOOBY_TRAP]:
+            acts.append(STASH_CARD[BOOBY_TRAP])
+        return acts
+
+    @staticmethod
+    def _stashable_kinds(counts: list[int]) -> tuple[int, ...]:
+        """The loot kinds (GOLD, BAGS) of which ``counts`` holds enough for a stash."""
+        return tuple(kind for kind in (GOLD, BAGS)
+                     if sum(counts[f] for f in LOOT_FACES[kind]) >= STASH_MIN)
+
+    def _trap_in_stash(self) -> int:
+        return sum(1 for c in self.stash if FACE[c] == BOOBY_TRAP)
+
+    # -- applying actions ----------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        seat = self.current_player()
+        self.log.mark(seat)
+        verb, arg = _PARSED.get(action, (action, -1))
+        phase = self.phase
+        if phase == TURN:
+            if verb == DRAW:
+                self._draw(seat)
+            elif verb == "stash":
+                self.phase = STASH
+                self._stash_card(seat, arg)
+            else:
+                self._declare(seat, arg, raid=verb == "raid")
+        elif phase == ATTACK:
+            if verb == "gun":
+                self._play(self.attack, seat, arg, "gun")
+            else:
+                self.phase = DEFEND
+                self.log.add({"type": "guns", "seat": seat, "guns": _guns(self.attack)})
+        elif phase == DEFEND:
+            if verb == "star":
+                self._play(self.defence, seat, arg, "star")
+            elif verb == BACKFIRE_ACT:
+                self.defence.append(_take_face(self.hands[seat], BACKFIRE))
+                self.log.add({"type": "backfire", "seat": seat})
+                self.phase = BACKFIRED
+            else:
+                self._settle()
+        elif phase == BACKFIRED:
+            if verb == "star":
+                self._play(self.counter, seat, arg, "star")
+            else:
+                self._settle()
+        elif phase == STASH:
+            if verb == "stash":
+                self._stash_card(seat, arg)
+            else:
+                self._close_stash(seat)
+
+    # 1. Draw ------------------------------------------------------------------------------
+    def _draw(self, seat: int) -> None:
+        card = self.pile.pop()
+        self.hands[seat].append(card)
+        self.log.add({"type": "draw", "seat": seat}, {"card": NAMES[FACE[card]]}, to=(seat,))
+        self._end_turn(())
+
+    # 2 and 4. Attack a hand, raid a hideout ---------------------------------------------------
+    def _declare(self, seat: int, target: int, raid: bool) -> None:
+        self.defender, self.raid = target, raid
+        if raid:
+            self.attack.append(_take_face(self.hands[seat], TRACKER))
+        self.log.add({"type": "raid" if raid else "attack", "seat": seat, "target": target})
+        self.phase = ATTACK
+
+    def _play(self, pile: list[int], seat: int, face: int, kind: str) -> None:
+        """One gun or star card from ``seat``'s hand, face up into the fight."""
+        pile.append(_take_face(self.hands[seat], face))
+        self.log.add({"type": kind, "seat": seat, "card": NAMES[face]})
+
+    # Fights ---------------------------------------------------------------------------------
+    def _settle(self) -> None:
+        attacker, defender = self.active, self.defender
+        guns = _guns(self.attack)
+        if self.phase == BACKFIRED:  # roles turned: the attacker defended
+            defending, claimant, stars = attacker, defender, _stars(self.counter)
+        else:
+            defending, claimant, stars = defender, attacker, _stars(self.defence)
+        if stars >= guns:
+            self.log.add({"type": "defended", "seat": defending, "guns": guns, "stars": stars})
+        else:
+            self.log.add({"type": "beaten", "seat": defending, "guns": guns, "stars": stars})
+            if self.raid:
+                self._rob_hideout(claimant, defending)
+            else:
+                self._take_hand(claimant, defending)
+        # Every card played in the fight goes to the Boneyard.
+        self.boneyard += self.attack + self.defence + self.counter
+        self.attack.clear()
+        self.defence.clear()
+        self.counter.clear()
+        self.defender, self.raid = -1, False
+        self._end_turn((attacker, defender))
+
+    def _take_hand(self, winner: int, loser: int) -> None:
+        """A hand attack lost: the loser gives every card left in hand to the winner."""
+        taken = list(self.hands[loser])
+        self.hands[loser].clear()
+        self.hands[winner] += taken
+        self._log_transfer("take_hand", winner, loser, taken)
+
+    def _rob_hideout(self, winner: int, loser: int) -> None:
+        """A raid lost: 6 random cards of the loser's hideout go into the winner's, unless
+        the hideout is booby-trapped."""
+        hideout = self.hideouts[loser]
+        if self.settings.booby_trap_goes_off:
+            for i, c in enumerate(hideout):
+                if FACE[c] == BOOBY_TRAP:
+                    self.boneyard.append(hideout.pop(i))
+                    self.log.add({"type": "trap", "seat": winner, "target": loser})
+                    return
+        self.rng.shuffle(hideout)  # a hideout is an unordered heap: take from a random order
+        taken = deal(hideout, RAID_TAKE)
+        self.hideouts[winner] += taken
+        self._log_transfer("take_hideout", winner, loser, taken)
+
+    def _log_transfer(self, kind: str, winner: int, loser: int, taken: list[int]) -> None:
+        # Only the two players involved see the cards; everyone sees the count.
+        secret = {"cards": _sorted_names(taken)} if taken else None
+        self.log.add({"type": kind, "seat": winner, "target": loser, "count": len(taken)},
+                     secret, to=(winner, loser))
+
+    # 3. Stash -------------------------------------------------------------------------------
+    def _stash_card(self, seat: int, face: int) -> None:
+        self.stash.append(_take_face(self.hands[seat], face))
+        if KIND[face] != NOT_LOOT:
+            self.stash_kind = KIND[face]
+
+    def _close_stash(self, seat: int) -> None:
+        self.log.add({"type": "stash", "seat": seat, "count": len(self.stash)},
+                     {"cards": _sorted_names(self.stash)}, to=(seat,))
+        self.hideouts[seat] += self.stash
+        self.stash.clear()
+        self.stash_kind = NOT_LOOT
+        self._end_turn((seat,))
+
+    # Hands, rounds, the end ---------------------------------------------------------------
+    def _end_turn(self, refills: tuple[int, ...]) -> None:
+        """Refills ``refills`` in order, ends the round whenever the pile runs out, and
+        passes the turn on."""
+        order = refills
+        while True:
+            for seat in order:
+                if not self.pile:
+                    break
+                self._refill(seat)
+            if self.pile:
+                break
+            # The last card of the pile has been taken: the round ends at once.
+            if not self._end_round():
+                return
+            n = self.num_players
+            order = tuple((self.active + k) % n for k in range(n))
+        self.active = (self.active + 1) % self.num_players
+        self.phase = TURN
+        self.log.add({"type": "turn", "seat": self.active})
+
+    def _refill(self, seat: int) -> None:
+        hand = self.hands[seat]
+        if len(hand) < HAND_SIZE:
+            drawn = deal(self.pile, HAND_SIZE - len(hand))
+            hand += drawn
+            self.log.add({"type": "refill", "seat": seat, "count": len(drawn)},
+                         {"cards": _sorted_names(drawn)}, to=(seat,))
+
+    def _end_round(self) -> bool:
+        """Scores the round and starts the next one; False when the game is over instead."""
+        round_scores = [sum(VALUE[FACE[c]] for c in hideout) for hideout in self.hideouts]
+        self.totals = [t + r for t, r in zip(self.totals, round_scores, strict=True)]
+        self.log.add({"type": "round_over", "round": self.round, "round_scores": round_scores,
+                      "totals": list(self.totals)})
+        best = max(self.totals)
+        if best >= self.winning_total and self.totals.count(best) == 1:
+            return self._game_over()  # enough, and alone at the top: a tie plays another round
+        if self.round >= self.settings.max_rounds:
+            return self._game_over()
+        # The Boneyard and every hideout are shuffled together into the new pile.
+        heap = self.boneyard + [c for hideout in self.hideouts for c in hideout]
+        self.boneyard.clear()
+        for hideout in self.hideouts:
+            hideout.clear()
+        self.pile += shuffled(self.rng, heap)
+        if not self.pile:
+            return self._game_over()
+        self.round += 1
+        self.log.add({"type": "new_round", "round": self.round, "pile_size": len(self.pile)})
+        return True
+
+    def _game_over(self) -> bool:
+        self.phase = OVER
+        self.log.add({"type": "game_over", "scores": self.scores()})
+        return False
+
+    # -- scoring -------------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        """Each seat's total over the rounds played (loot in hideouts counts at a round's end)."""
+        return list(self.totals)
+
+    # -- information -----------------------------------------------------------------------
+    def view(self, seat: int) -> View:
+        phase, active, hands, hideouts = self.phase, self.active, self.hands, self.hideouts
+        stash, removed = self.stash, self.removed
+        v = seat_view(self, seat, PHASES[phase], self.current_player(), self.log)
+        v.update({
+            "active": active,
+            "round": self.round,
+            "hand": _sorted_names(hands[seat]),
+            "hideout": _sorted_names(hideouts[seat]),
+            "players": [{"hand_size": len(hand), "hideout_size": len(hideout), "total": total}
+                        for hand, hideout, total in zip(hands, hideouts, self.totals, strict=True)],
+            "pile_size": len(self.pile),
+            "boneyard": _sorted_names(self.boneyard),
+            "removed": _sorted_names(removed) if removed else [],
+            # A stash goes face down: only the stasher sees its cards.
+            "stash": _sorted_names(stash) if seat == active else [UNKNOWN] * len(stash),
+            "winning_total": self.winning_total,
+            "max_rounds": self.settings.max_rounds,
+        })
+        if phase in (ATTACK, DEFEND, BACKFIRED):
+            # Cards played in a fight are face up, in the order played.
+            attack, defence, counter = self.attack, self.defence, self.counter
+            v.update({
+                "attacker": active, "defender": self.defender, "raid": self.raid,
+                "attack": _names(attack), "guns": _guns(attack),
+                "defence": _names(defence), "stars": _stars(defence),
+                "counter": _names(counter), "counter_stars": _stars(counter),
+            })
+        else:
+            v.update({"attacker": -1, "defender": -1, "raid": False, "attack": [], "guns": 0,
+                      "defence": [], "stars": 0, "counter": [], "counter_stars": 0})
+        return v
+
+    def card_places(self) -> dict[str, list[int]]:
+        places = {"pile": self.pile, "boneyard": self.boneyard, "removed": self.removed,
+                  "attack": self.attack, "defence": self.defence, "counter": self.counter,
+                  "stash": self.stash}
+        for s in range(self.num_players):
+            places[f"hand{s}"] = self.hands[s]
+            places[f"hideout{s}"] = self.hideouts[s]
+        return places
+
+
+# -- readable logs -------------------------------------------------------------------------
+def describe_event(event: dict, name: Callable[[int], str]) -> str | None:
+    """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
+    kind, who = event["type"], name(event["seat"]) if "seat" in event else ""
+    target = name(event["target"]) if "target" in event else ""
+    cards = event.get("cards")
+    listed = f": {', '.join(cards)}" if cards else ""
+    match kind:
+        case "new_round":
+            return f"== round {event['round']}: {event['pile_size']} cards in the pile"
+        case "turn":
+            return f"-- {who}'s turn"
+        case "draw":
+            return f"{who} draws" + (f" ({event['card']})" if "card" in event else "")
+        case "attack":
+            return f"{who} attacks {target}'s hand"
+        case "raid":
+            return f"{who} plays a Tracker and raids {target}'s hideout"
+        case "gun" | "star":
+            return f"   {who} plays {event['card']}"
+        case "guns":
+            return f"   {who} attacks with {event['guns']} gun(s)"
+        case "backfire":
+            return f"   {who} answers with a Backfire: the attacker must defend"
+        case "defended":
+            return f"   {who} holds: {event['stars']} star(s) against {event['guns']} gun(s)"
+        case "beaten":
+            return f"   {who} is beaten: {event['stars']} star(s) against {event['guns']} gun(s)"
+        case "take_hand":
+            return f"   {who} takes {target}'s hand of {event['count']} card(s){listed}"
+        case "take_hideout":
+            return f"   {who} carries off {event['count']} card(s) from {target}'s hideout{listed}"
+        case "trap":
+            return f"   the Booby Trap in {target}'s hideout goes off: {who} takes nothing"
+        case "stash":
+            return f"{who} stashes {event['count']} card(s){listed}"
+        case "refill":
+            return f"   {who} refills {event['count']} card(s){listed}"
+        case "round_over":
+            scores = ", ".join(map(str, event["round_scores"]))
+            return f"** round {event['round']} over: hideouts score {scores}; totals " + ", ".join(
+                map(str, event["totals"]))
+        case "game_over":
+            return "** game over"
+    return None
+
+
+GAME = GameSpec(
+    name="bandits",
+    title="Bandits",
+    min_players=2,
+    max_players=6,
+    settings=BanditsSettings,
+    state=BanditsState,
+    version="1.0.0",
+    cards=CARDS,
+    score_unit="loot",
+    describe_event=describe_event,
+    # A failed seat draws at its turn, closes any choice as soon as it may, and puts up
+    # no defence; otherwise the first legal action (the weakest card) completes a choice.
+    fallback_preference=(DRAW, DONE),
+)
+BanditsState.game = GAME
