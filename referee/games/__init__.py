@@ -17,6 +17,7 @@ from .core import (
     GameSpec,
     IllegalAction,
     MalformedAction,
+    PhasedState,
     Settings,
     State,
     UnknownGame,
@@ -38,6 +39,6 @@ def get_game(name: str) -> GameSpec:
 
 __all__ = [
     "DONE", "GAMES", "TERMINAL", "Action", "ActionError", "BadPlayerCount", "BadSettings",
-    "GameError", "GameSpec", "IllegalAction", "MalformedAction", "Settings", "State",
+    "GameError", "GameSpec", "IllegalAction", "MalformedAction", "PhasedState", "Settings", "State",
     "UnknownGame", "View", "get_game",
 ]

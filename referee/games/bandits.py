@@ -51,7 +51,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State, View
+from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
 from .views import seat_view
 
 # -- cards -------------------------------------------------------------------------------
@@ -178,8 +178,10 @@ def _stars(cards: list[int]) -> int:
     return sum(STARS[FACE[c]] for c in cards)
 
 
-class BanditsState(State):
+class BanditsState(PhasedState):
     """A game of Bandits. Seats are numbered clockwise from 0."""
+
+    PHASES = PHASES
 
     settings: BanditsSettings
 
@@ -218,17 +220,11 @@ class BanditsState(State):
         self.log.add({"type": "turn", "seat": first})
 
     # -- whose decision ------------------------------------------------------------------
-    def current_player(self) -> int:
+    def current_player(self) -> int:  # the defender decides during a defence
         phase = self.phase
         if phase == DEFEND:
             return self.defender
         return TERMINAL if phase == OVER else self.active
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def phase_name(self) -> str:
-        return PHASES[self.phase]
 
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:

@@ -56,7 +56,7 @@ from collections.abc import Callable
 from operator import add, itemgetter
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State, View
+from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
 from .views import seat_view
 
 # -- bosses and cards ----------------------------------------------------------------------
@@ -213,8 +213,10 @@ BACK = tuple(CITIES[CITY_OF[c]] if c < CITY_CARDS else UNKNOWN for c in range(le
 EFFECTS = {REVOLVER: "dies", PRISON: "prison", HOSPITAL: "hospital", BANISHED: "banished"}
 
 
-class BossState(State):
+class BossState(PhasedState):
     """A game of The Boss. Seats are numbered clockwise from 0."""
+
+    PHASES = PHASES
 
     settings: BossSettings
 
@@ -287,15 +289,6 @@ class BossState(State):
         self._settle()
 
     # -- whose decision ------------------------------------------------------------------
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.to_act
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def phase_name(self) -> str:
-        return PHASES[self.phase]
-
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
         phase = self.phase

@@ -248,6 +248,36 @@ class State(ABC):
         return copy.deepcopy(self)
 
 
+class PhasedState(State):
+    """A state whose pending decision is one of a few named phases.
+
+    ``self.phase`` indexes the subclass's ``PHASES``, whose last entry is ``"over"``, and
+    ``self.to_act`` is the seat that must decide. That is all :meth:`current_player`,
+    :meth:`is_terminal` and :meth:`phase_name` need, so every engine shares them.
+    """
+
+    PHASES: ClassVar[tuple[str, ...]]
+    _OVER: ClassVar[int]
+    phase: int
+    to_act: int
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "PHASES" in cls.__dict__:
+            if cls.PHASES[-1] != "over":
+                raise TypeError(f"{cls.__name__}.PHASES must end with 'over'")
+            cls._OVER = len(cls.PHASES) - 1
+
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == self._OVER else self.to_act
+
+    def is_terminal(self) -> bool:
+        return self.phase == self._OVER
+
+    def phase_name(self) -> str:
+        return self.PHASES[self.phase]
+
+
 def ranks_from_scores(scores: list[int]) -> list[int]:
     """Standard competition ranking: ``[10, 30, 30, 5] -> [3, 1, 1, 4]``."""
     return [1 + sum(1 for other in scores if other > s) for s in scores]

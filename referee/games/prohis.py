@@ -40,7 +40,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State, View
+from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
 from .views import seat_view
 
 # -- cards -------------------------------------------------------------------------------
@@ -139,8 +139,10 @@ def _take_face(cards: list[int], face: int) -> int:
     raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
 
 
-class ProhisState(State):
+class ProhisState(PhasedState):
     """A game of Prohis. Seats are numbered clockwise from 0."""
+
+    PHASES = PHASES
 
     settings: ProhisSettings
 
@@ -191,15 +193,6 @@ class ProhisState(State):
         self.log.add({"type": "turn", "seat": first})
 
     # -- whose decision ------------------------------------------------------------------
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.to_act
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def phase_name(self) -> str:
-        return PHASES[self.phase]
-
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
         phase = self.phase

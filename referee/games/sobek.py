@@ -56,7 +56,7 @@ from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, Settings, State, View
+from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
 from .views import seat_view
 
 # -- components ----------------------------------------------------------------------------
@@ -358,8 +358,10 @@ class PlayedSet:
         return (scarabs + PROSPERITY_BONUS * len(self.prosperity)) * len(self.cards)
 
 
-class SobekState(State):
+class SobekState(PhasedState):
     """A game of Sobek. Seats are numbered clockwise from 0."""
+
+    PHASES = PHASES
 
     settings: SobekSettings
 
@@ -436,15 +438,6 @@ class SobekState(State):
         self._begin_turn(seat)
 
     # -- whose decision ------------------------------------------------------------------
-    def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.to_act
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
-
-    def phase_name(self) -> str:
-        return PHASES[self.phase]
-
     # -- legal actions -------------------------------------------------------------------
     def _legal_actions(self) -> list[Action]:
         phase, seat, face = self.phase, self.to_act, self.face

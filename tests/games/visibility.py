@@ -78,6 +78,9 @@ def boss(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
         if name.startswith("revealed_"):
             visible += _all(places, name)
     (visible if state.rewards_up else hidden).extend(_all(places, "rewards"))
+    return hidden, visible
+
+
 def bandits(state: State, seat: int) -> tuple[list[Slot], list[Slot]]:
     places = state.card_places()
     # Nobody sees the pile; cards played in fights, the Boneyard and the cards set aside are public.
