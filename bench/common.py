@@ -26,7 +26,8 @@ class Report:
         if self.as_json:
             print(json.dumps({"bench": self.bench, "figure": figure, "value": round(value, 3), "unit": unit}))
         else:
-            print(f"{self.bench:<10} {figure:<44} {value:>14,.1f} {unit}{'  ' + note if note else ''}")
+            shown = f"{value:>14,.2f}" if abs(value) < 10 else f"{value:>14,.1f}"
+            print(f"{self.bench:<10} {figure:<44} {shown} {unit}{'  ' + note if note else ''}")
         sys.stdout.flush()
 
 

@@ -224,8 +224,9 @@ class Match:
         self.results.append({"index": g, "seed": seed, "rotation": spec.rotation(g), "bots": bots,
                              "scores": scores, "ranks": ranks, "failures": failures,
                              "record": f"game-{g:03d}.jsonl"})
-        if not gc.isenabled():
-            gc.collect()  # see tune_gc
+        if not gc.isenabled():  # see tune_gc
+            gc.collect()
+            gc.freeze()  # what survives is long-lived: the next game's collection skips it
         names = [spec.bots[b].name for b in bots]
         line = ", ".join(
             f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")

@@ -9,15 +9,14 @@ reports trouble as a :class:`Failure` with one of the reasons below. Three kinds
   in place of the process.
 
 A gRPC seat owns a gRPC server on its socket. The bot connects, says Hello, and the
-match runs over that one stream. A reader task moves everything the bot sends into a
-queue, so waiting for a reply is a cancellable queue read with a deadline: a bot that
-is slow, silent or dead can never stall the referee.
+match runs over that one stream. Every read and write on it has a deadline, so a bot
+that is slow, silent or dead can never stall the referee; one that misses a deadline, or
+dies, is restarted before its next game.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import os
 import signal
@@ -161,74 +160,54 @@ def _parse_bot_message(data: bytes) -> pb.BotMessage | _Garbage:
 _CLOSED = object()  # the stream ended
 
 
-def _expire(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_exception(TimeoutError())
-
-
 class _Connection:
-    """One bot stream: what it sent, in order, and a way to write to it.
+    """One bot stream, read and written by the match itself.
 
-    A pump task reads the stream into ``received``; :meth:`next` waits for the next
-    message. Reads are never cancelled (a cancelled gRPC read ends the stream), so a
-    deadline on :meth:`next` is safe, and a late reply simply waits its turn.
+    Reads happen only when the referee expects a message, so a bot that floods its stream
+    is held back by gRPC's flow control instead of filling the referee's memory. Every read
+    and write has a deadline (a bare loop timer: it is on every decision's path, where
+    ``asyncio.timeout()`` costs several times as much). A read or write cut short by its
+    deadline ends the stream: the bot is then restarted before its next game.
     """
 
     def __init__(self, context: grpc.aio.ServicerContext) -> None:
         self.context = context
         self.loop = asyncio.get_running_loop()
-        self.received: collections.deque[Any] = collections.deque()
-        self.waiter: asyncio.Future[None] | None = None
         self.finished = asyncio.Event()
         self.open = True
 
-    def _arrived(self, msg: Any) -> None:
-        self.received.append(msg)
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    # Deadlines are bare loop timers rather than asyncio.timeout(): they are on every
-    # decision's path, and the context manager costs several times as much.
-    async def write(self, msg: Any, deadline: float) -> None:
-        """Writes one message; a bot that stops reading cannot hold us past ``deadline``
-        (raises TimeoutError; the stream is then unusable)."""
+    async def _within(self, operation: Any, deadline: float) -> Any:
         task = asyncio.current_task()
         assert task is not None
         timer = self.loop.call_at(deadline, task.cancel)
         try:
-            await self.context.write(msg)
+            return await operation
         except asyncio.CancelledError:
             if self.loop.time() >= deadline and task.uncancel() == 0:
-                self.open = False
+                self.open = False  # gRPC ends a stream whose read or write was cancelled
                 raise TimeoutError from None
             raise
         finally:
             timer.cancel()
 
-    async def next(self, deadline: float) -> Any:
-        """The next message from the bot; TimeoutError if none arrives before ``deadline``."""
-        while not self.received:
-            waiter = self.waiter = self.loop.create_future()
-            timer = self.loop.call_at(deadline, _expire, waiter)
-            try:
-                await waiter
-            finally:
-                timer.cancel()
-        return self.received.popleft()
+    async def write(self, msg: Any, deadline: float) -> None:
+        """Writes one message (TimeoutError if the bot stops reading until ``deadline``)."""
+        await self._within(self.context.write(msg), deadline)
 
-    async def pump(self) -> None:
+    async def next(self, deadline: float) -> Any:
+        """The bot's next message, or ``_CLOSED``; TimeoutError if none before ``deadline``."""
+        if not self.open:
+            return _CLOSED
         try:
-            while True:
-                msg = await self.context.read()
-                if msg is grpc.aio.EOF:
-                    break
-                self._arrived(msg)
-        except (grpc.aio.AioRpcError, asyncio.CancelledError, grpc.RpcError, Exception):
-            pass
-        finally:
+            msg = await self._within(self.context.read(), deadline)
+        except TimeoutError:
+            raise
+        except Exception:  # the stream broke: the bot died or reset it
+            msg = grpc.aio.EOF
+        if msg is grpc.aio.EOF:
             self.open = False
-            self._arrived(_CLOSED)
+            return _CLOSED
+        return msg
 
 
 class SeatServer:
@@ -263,11 +242,7 @@ class SeatServer:
         conn = _Connection(context)
         self.current = conn
         await self.connections.put(conn)
-        pump = asyncio.ensure_future(conn.pump())
-        try:
-            await conn.finished.wait()  # the referee is done with this stream
-        finally:
-            pump.cancel()
+        await conn.finished.wait()  # the stream stays open until the referee is done with it
 
     async def stop(self) -> None:
         if self.current is not None:
@@ -371,6 +346,7 @@ class GrpcSeat(Seat):
             raise await self._lost(f"write failed ({type(exc).__name__})") from None
 
     async def _mark_dead(self, failure: Failure) -> Failure:
+        # a timeout has already ended the stream (see _Connection); these end it here
         if failure.reason in (CRASH, DISCONNECT, MALFORMED):
             self.dead_reason = failure  # restarted before its next game
             if self.conn is not None:

@@ -98,12 +98,15 @@ def test_a_crashed_bot_is_restarted_for_the_next_game_up_to_the_limit(tmp_path):
     check_records_replay(tmp_path, result)
 
 
-def test_a_timed_out_bot_plays_on_in_the_next_game(tmp_path):
-    """A timeout is not death: the bot keeps its stream, and its late replies are ignored."""
+def test_a_timed_out_bot_is_restarted_for_the_next_game(tmp_path):
+    """A timeout ends the bot's stream (its state is unknown): it is restarted before its next
+    game, and a bot that keeps timing out uses up its restarts."""
     bots = [bot("r0", RANDOM_BOT), bot("slow", [*MISBEHAVE, "sleep", "2"]), bot("r2", RANDOM_BOT)]
-    result = play_match(tmp_path, bots, games=2, seed=5, **FAST)
-    assert [g["failures"][bad_seat(g)] for g in result["games"]] == ["timeout", "timeout"]
-    assert result["totals"][1]["restarts"] == 0
+    result = play_match(tmp_path, bots, games=3, seed=5, max_restarts=1, **FAST)
+    assert [g["failures"][bad_seat(g)] for g in result["games"]] == ["timeout", "timeout", "restart_limit"]
+    assert result["totals"][1]["restarts"] == 1
+    for g in result["games"]:
+        assert [f for s, f in enumerate(g["failures"]) if s != bad_seat(g)] == ["", ""]
 
 
 def test_no_bot_process_or_socket_is_left_behind(tmp_path):

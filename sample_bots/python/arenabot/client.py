@@ -96,6 +96,7 @@ async def _play(strategy: Strategy, name: str, version: str, games: tuple[str, .
                 game = msg.match_start.game
             elif kind == "game_end":
                 gc.collect()
+                gc.freeze()
                 end = msg.game_end
                 strategy.end_game({"scores": [r.score for r in end.results],
                                    "ranks": [r.rank for r in end.results],
