@@ -54,3 +54,22 @@ def test_random_games_end_conserve_cards_and_replay(spec: GameSpec, n: int, seed
     assert again.history() == state.history()
     for s in range(n):
         assert json.dumps(again.view(s), sort_keys=True) == json.dumps(state.view(s), sort_keys=True)
+
+
+@pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
+@pytest.mark.parametrize("action", [None, 0, ["take", 0], b"done", {"kind": "done"}])
+def test_a_malformed_action_is_refused_and_changes_nothing(spec: GameSpec, action):
+    """Anything that is not an action string, at a mid-game state of every game."""
+    from referee.games import MalformedAction
+
+    from .rig import snapshot
+
+    state = spec.new_game(spec.min_players, 7)
+    players = [make_player("random", spec.name, s) for s in range(spec.min_players)]
+    for _ in range(15):
+        seat = state.current_player()
+        state.apply(players[seat].decide(state.view(seat), state.legal_actions()))
+    before = snapshot(state)
+    with pytest.raises(MalformedAction, match="an action must be a string"):
+        state.apply(action)
+    assert snapshot(state) == before
