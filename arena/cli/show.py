@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ..store import Bot, Game, League, Match
 from .options import with_store
+from .replay import replay
 
 
 @click.group()
@@ -58,7 +61,4 @@ def show_game(game_id: int, log: bool, store) -> None:
         click.echo(f"record: {game.record_path}")
         record_path = game.record_path
     if log:
-        from .replay import replay
-
-        click.get_current_context().invoke(replay, record_file=__import__("pathlib").Path(record_path),
-                                           seat=None, check=True)
+        click.get_current_context().invoke(replay, record_file=Path(record_path), seat=None, check=True)

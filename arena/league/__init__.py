@@ -22,7 +22,7 @@ from referee.games import GameError, get_game
 
 from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
 from .executor import MatchJob, run_jobs
-from .ratings import RatedGame, rate
+from .ratings import ENV, RatedGame, rate
 from .schedule import ScheduleOptions, games_per_match, schedule
 
 
@@ -237,8 +237,6 @@ def rebuild_ratings(store: Store, name: str) -> dict[int, Any]:
         for entry in league.entries:
             r = ratings.get(entry.bot_id)
             if r is None:  # not rated yet: the prior
-                from .ratings import ENV
-
                 prior = ENV.create_rating()
                 session.add(Rating(league_id=league.id, bot_id=entry.bot_id, mu=prior.mu, sigma=prior.sigma,
                                    exposure=prior.mu - 3 * prior.sigma, games=0))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.games import GAMES, get_game
 from referee.match import run_match
 from referee.records import read_record
 from referee.sandbox import PROFILE
@@ -161,12 +162,10 @@ def _host_processes() -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("game", sorted(__import__("referee.games", fromlist=["GAMES"]).GAMES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_plays_with_container_seats(game, tmp_path, docker_client, sample_images):
     """Each game's sample bots in containers: its heuristic (when it has one) and random bots,
     at the game's smallest player count, with no failure."""
-    from referee.games import get_game
-
     spec = get_game(game)
     heuristic = {"prohis": "prohis_heuristic"}.get(game, f"{game}_heuristic")
     images = [sample_images[heuristic]] if heuristic in sample_images else []
