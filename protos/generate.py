@@ -37,6 +37,9 @@ def generate(out: Path) -> list[Path]:
         out.mkdir(parents=True, exist_ok=True)
         written = []
         for src in sorted((Path(tmp) / "arena" / "v1").iterdir()):
+            proto = PROTOS / "arena" / "v1" / src.name.replace("_pb2_grpc.py", ".proto")
+            if src.name.endswith("_pb2_grpc.py") and "service " not in proto.read_text():
+                continue  # no service in that file: protoc's stub would only check versions
             text = re.sub(r"^from arena\.v1 import ", "from . import ", src.read_text(), flags=re.M)
             dest = out / src.name
             dest.write_text(text)
