@@ -30,6 +30,7 @@ from pathlib import Path
 import click
 import grpc
 
+from referee import cpu
 from referee.match import Match, run_async, tune_gc
 from referee.spec import parse_spec
 
@@ -116,9 +117,13 @@ def typical_request_size() -> int:
 @click.command()
 @click.option("--repeats", default=5, show_default=True)
 @click.option("--games", default=12, show_default=True, help="Games per referee run.")
+@click.option("--cpu", "cpu_option", default=cpu.AUTO, show_default=True,
+              help="Where everything runs, as the referee's --cpu: by default one core, as a match does.")
 @click.option("--json", "as_json", is_flag=True)
-def main(repeats: int, games: int, as_json: bool) -> None:
+def main(repeats: int, games: int, cpu_option: str, as_json: bool) -> None:
     report = Report("protocol", as_json)
+    # The referee, its bot and both ends of the echo all run where a match would run.
+    cpus = cpu.place(cpu_option)
     size = typical_request_size()
     ref_p50, ref_p99, ref_rate, echo_p50, echo_p99, echo_rate, kit_p50, echo_uv = ([] for _ in range(8))
     with tempfile.TemporaryDirectory(prefix="bench-arena-runs-") as tmp:
@@ -134,7 +139,8 @@ def main(repeats: int, games: int, as_json: bool) -> None:
             echo_p99.append(percentile(echo, 0.99))
             echo_rate.append(len(echo) / sum(echo))
     us = 1e6
-    report.figure("referee_round_trip_p50", median(ref_p50) * us, "us")
+    where = f"CPU {cpu.format_set(cpus)}" if cpus else "any CPU"
+    report.figure("referee_round_trip_p50", median(ref_p50) * us, "us", f"(referee, bots and echo on {where})")
     report.figure("referee_round_trip_p99", median(ref_p99) * us, "us")
     report.figure("referee_decisions_per_s", median(ref_rate), "decisions/s")
     report.figure("echo_round_trip_p50", median(echo_p50) * us, "us")

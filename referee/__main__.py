@@ -2,6 +2,8 @@
 
 Writes ``result.json``, one ``game-NNN.jsonl`` record per game and each bot's capped
 output into the output directory, and prints one line per game.
+The referee and its bots run on one CPU core unless ``--cpu`` says otherwise (see
+``referee/cpu.py``).
 Exit status: 0 when the match ran (whatever the bots did), 2 for a bad spec, 130 when
 stopped by SIGTERM or SIGINT (bots stopped, sockets removed, finished games kept).
 """
@@ -15,6 +17,7 @@ import signal
 import sys
 from pathlib import Path
 
+from . import cpu
 from .match import MatchCancelled, run_match, tune_gc
 from .spec import SpecError, load_spec
 
@@ -37,8 +40,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="arena-referee", description="Run one Arena match.")
     parser.add_argument("spec", help="match spec file (.json or .toml)")
     parser.add_argument("--out", help="output directory (default: runs/<match_id>)")
+    parser.add_argument("--cpu", help="CPUs for the referee and its bots: auto (the one it starts on; the "
+                                      "default, or ARENA_CPU), none (anywhere), or a list such as 1 or 0,2")
     args = parser.parse_args(argv)
     die_with_parent()
+    try:
+        cpu.place(args.cpu)  # before any gRPC thread starts, so that all of them inherit it
+    except cpu.CpuOptionError as exc:
+        print(f"arena-referee: {exc}", file=sys.stderr)
+        return 2
     try:
         spec = load_spec(args.spec)
     except SpecError as exc:

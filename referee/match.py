@@ -27,6 +27,7 @@ from arenabot.codec import encode_events
 from arenabot.proto import arena_pb2 as pb
 from arenabot.strategies import make_strategy
 
+from . import cpu
 from .games import GameSpec, get_game
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
@@ -261,6 +262,7 @@ class Match:
             "match_id": spec.match_id, "game": spec.game, "engine_version": self.game.version,
             "spec": spec.to_dict(), "games": self.results, "totals": totals,
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
+            "cpus": cpu.format_set(set(cpu.allowed())),  # where the referee and its bots ran
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
 

@@ -4,7 +4,8 @@ Every limit a bot runs under is in :class:`SandboxProfile`. The profile follows 
 trusted judges do (IOI isolate, Judge0, nsjail, Kaggle): no network; a read-only root
 with a small size-limited tmpfs for /tmp (ext4 here has no per-container quota, so
 writes are bounded by tmpfs and ``ulimit fsize``); memory equal to memory+swap (no
-swap, an OOM kill shows as ``OOMKilled``); one CPU; a pids limit (not ``ulimit nproc``,
+swap, an OOM kill shows as ``OOMKilled``); one CPU, on the referee's own core when the
+referee is pinned (``referee/cpu.py``); a pids limit (not ``ulimit nproc``,
 which counts per user across the host); every capability dropped; no-new-privileges;
 a non-root user; an init process that reaps zombies; capped logs; a private IPC
 namespace with a tiny /dev/shm. The environment holds only ``ARENA_SOCKET`` and
@@ -33,6 +34,7 @@ import docker
 import docker.errors
 import docker.types
 
+from . import cpu
 from .seats import LOG_CAP, START_FAILED, Failure, GrpcSeat
 
 LABEL = "arena.managed"
@@ -141,6 +143,9 @@ class ContainerSeat(GrpcSeat):
     def _create_and_start(self) -> Any:
         docker_client = client()
         options = self.profile.container_options()
+        cpus = cpu.cpuset()
+        if cpus is not None:  # the referee's own core(s): see referee/cpu.py
+            options["cpuset_cpus"] = cpus
         try:
             container = docker_client.containers.create(
                 self.image,

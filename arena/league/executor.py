@@ -3,12 +3,15 @@
 Threads only wait on the referee processes; results come back to the caller's thread
 (the only one that writes to the store) as each match ends. A referee is told its
 parent's pid and dies with it, so killing a league run does not leave matches playing.
+Each of the J slots has a CPU core of its own (in turn, when J is more than the cores),
+and its referee pins itself and its bots there (``referee/cpu.py``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import time
@@ -18,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from referee import cpu
 
 from .schedule import Slot
 
@@ -37,14 +42,36 @@ class RefereeFailed(RuntimeError):
         self.job = job
 
 
-def run_referee(job: MatchJob) -> dict[str, Any]:
+def run_referee(job: MatchJob, cores: queue.Queue[str | None] | None = None) -> dict[str, Any]:
+    """Plays one job in a referee process, on a core taken from ``cores`` while it runs."""
+    core = cores.get() if cores is not None else None
+    try:
+        return _run_referee(job, core)
+    finally:
+        if cores is not None:
+            cores.put(core)
+
+
+def slot_cores(parallel: int) -> queue.Queue[str | None]:
+    """One --cpu value per parallel slot: the allowed cores in turn, unless ARENA_CPU says
+    otherwise (then every referee reads it from the environment)."""
+    cores: queue.Queue[str | None] = queue.Queue()
+    chosen = os.environ.get("ARENA_CPU", cpu.AUTO).strip().lower()
+    allowed = cpu.allowed()
+    for i in range(max(1, parallel)):
+        cores.put(str(allowed[i % len(allowed)]) if chosen == cpu.AUTO else None)
+    return cores
+
+
+def _run_referee(job: MatchJob, core: str | None) -> dict[str, Any]:
     job.out_dir.mkdir(parents=True, exist_ok=True)
     spec_path = job.out_dir / "spec.json"
     spec_path.write_text(json.dumps(job.spec, indent=1))
     job.started_at = datetime.now(UTC)
     env = {**os.environ, "ARENA_PARENT_PID": str(os.getpid())}
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "referee", str(spec_path), "--out", str(job.out_dir)],
+    command = [sys.executable, "-m", "referee", str(spec_path), "--out", str(job.out_dir)]
+    proc = subprocess.run(command + (["--cpu", core] if core is not None else []),
                           env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True)
     job.seconds = time.perf_counter() - t0
@@ -63,7 +90,8 @@ def run_jobs(jobs: list[MatchJob], parallel: int) -> Iterator[tuple[MatchJob, di
     """
     failures: list[RefereeFailed] = []
     with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="referee") as pool:
-        futures = {pool.submit(run_referee, job): job for job in jobs}
+        cores = slot_cores(parallel)
+        futures = {pool.submit(run_referee, job, cores): job for job in jobs}
         for future in as_completed(futures):
             try:
                 yield futures[future], future.result()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -74,6 +75,42 @@ def test_bad_specs_are_named_and_write_nothing(tmp_path):
         assert not (tmp_path / "never").exists()
     proc = referee(str(tmp_path / "missing.json"))
     assert proc.returncode == 2 and "cannot read match spec" in proc.stderr
+
+
+# a random bot that first prints the CPUs it may run on
+AFFINITY_BOT = [sys.executable, "-c", "import os, runpy, sys; print('cpus', sorted(os.sched_getaffinity(0)), "
+                "flush=True); runpy.run_path(sys.argv[1], run_name='__main__')", RANDOM_BOT[1]]
+
+
+def test_the_match_runs_on_one_core_with_its_bots(tmp_path):
+    """By default the referee pins itself and its bots to the core it starts on; --cpu
+    chooses the core, and --cpu none leaves the scheduler free."""
+    allowed = sorted(os.sched_getaffinity(0))
+    spec = write_spec(tmp_path, games=1, bots=[{"name": "a", "command": AFFINITY_BOT},
+                                               {"name": "b", "command": AFFINITY_BOT},
+                                               {"name": "c", "builtin": "random"}])
+    for option, expected in ([], None), (["--cpu", str(allowed[-1])], [allowed[-1]]), (["--cpu", "none"], allowed):
+        out = tmp_path / f"out{len(option)}{option[-1] if option else ''}"
+        proc = referee(spec, "--out", str(out), *option)
+        assert proc.returncode == 0, proc.stderr
+        cpus = json.loads((out / "result.json").read_text())["cpus"]
+        logs = [(out / f"bot{i}-{name}.log").read_text() for i, name in enumerate("ab")]
+        if expected is None:  # auto: one core, whichever the referee started on
+            assert len(cpus.split(",")) == 1 and int(cpus) in allowed
+            expected = [int(cpus)]
+        assert cpus == ",".join(map(str, expected))
+        assert all(f"cpus {expected}" in log for log in logs), logs
+
+
+def test_a_bad_cpu_option_is_refused(tmp_path):
+    spec = write_spec(tmp_path, games=1)
+    for value, message in ("9999", "CPU 9999 is not available here"), ("fast", "--cpu takes auto, none or"):
+        proc = referee(spec, "--out", str(tmp_path / "never"), "--cpu", value)
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+        assert not (tmp_path / "never").exists()
+    env = {**os.environ, "ARENA_CPU": "9999"}
+    proc = referee(spec, "--out", str(tmp_path / "never"), env=env)
+    assert proc.returncode == 2 and "CPU 9999 is not available here" in proc.stderr
 
 
 def test_sigterm_stops_the_match_and_its_bots(tmp_path):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee import cpu
 from referee.games import GAMES, get_game
 from referee.match import run_match
 from referee.records import read_record
@@ -62,8 +63,15 @@ def test_container_profile(docker_client, sample_images, tmp_path):
     spec = parse_spec({"match_id": "profile", "game": "prohis", "games": 1, "bots": [
         {"name": "r", "image": sample_images["random"]}, {"name": "a", "builtin": "random"},
         {"name": "b", "builtin": "random"}]})
-    run_async(Spy(spec, tmp_path).run())
+    everywhere = set(cpu.allowed())
+    core = max(everywhere)
+    cpu.pin({core})  # as the referee process pins itself: the bot's container must follow
+    try:
+        run_async(Spy(spec, tmp_path).run())
+    finally:
+        cpu.pin(everywhere)
     host = seen["HostConfig"]
+    assert host["CpusetCpus"] == (str(core) if len(everywhere) > 1 else "")
     assert host["NetworkMode"] == "none"
     assert host["ReadonlyRootfs"] is True
     assert host["Memory"] == host["MemorySwap"] == PROFILE.memory_mb * 2**20
