@@ -1,6 +1,8 @@
 """A containerised Prohis league of the four Python sample bots, end to end.
 
-Reports games per second (jobs=1 and jobs=2), and where the time goes, as shares of the
+Reports games per second (jobs=1 and jobs=2), with each match on its own core (the
+default) and, interleaved, with ``ARENA_CPU=none`` (the scheduler places everything);
+and where the time goes, as shares of the
 time summed over matches plus the league runner's own work:
 
 - referee process: starting and ending the referee (Python start-up, imports, teardown)
@@ -18,6 +20,7 @@ Needs the Docker engine and the sample images (``make images``).
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -54,15 +57,16 @@ def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float],
 @click.option("--json", "as_json", is_flag=True)
 def main(rounds: int, repeats: int, as_json: bool) -> None:
     report = Report("league", as_json)
-    rates: dict[int, list[float]] = {1: [], 2: []}
+    rates: dict[tuple[int, str], list[float]] = {}
     shares: dict[str, list[float]] = {}
     games = 0
     for _ in range(repeats):
-        for jobs in (1, 2):
+        for jobs, placement in ((1, "auto"), (1, "none"), (2, "auto"), (2, "none")):
+            os.environ["ARENA_CPU"] = placement
             with tempfile.TemporaryDirectory(prefix="bench-arena-league-") as tmp:
                 rate, t, games = one_run(rounds, jobs, Path(tmp))
-            rates[jobs].append(rate)
-            if jobs == 1:  # one match at a time: the parts add up to the wall time
+            rates.setdefault((jobs, placement), []).append(rate)
+            if jobs == 1 and placement == "auto":  # one match at a time: the parts add up to the wall time
                 parts = {
                     "referee_process": t["referee"] - t["match"],
                     "container_start": t["startup"],
@@ -75,8 +79,10 @@ def main(rounds: int, repeats: int, as_json: bool) -> None:
                 for key, value in parts.items():
                     shares.setdefault(key, []).append(100 * value / total)
     report.figure("games_per_league_run", games, "games")
-    report.figure("games_per_s_jobs1", median(rates[1]), "games/s")
-    report.figure("games_per_s_jobs2", median(rates[2]), "games/s")
+    for jobs in (1, 2):
+        report.figure(f"games_per_s_jobs{jobs}", median(rates[jobs, "auto"]), "games/s", "(a core per match)")
+        report.figure(f"games_per_s_jobs{jobs}_unpinned", median(rates[jobs, "none"]), "games/s",
+                      "(ARENA_CPU=none)")
     for key, values in shares.items():
         report.figure(f"share_{key}", median(values), "%")
 
