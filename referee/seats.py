@@ -395,11 +395,11 @@ class GrpcSeat(Seat):
     async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
         game = self.game
         view_kwargs, events = codec.view_kwargs(view)
-        request = pb.RefereeMessage(decision=pb.DecisionRequest(
-            decision_id=decision_id, view=view_kwargs, events=events,
-            legal_actions=[codec.encode_action(game, a) for a in legal],
-            time_left_ms=int(timeout * 1000), bank_left_ms=int(bank_left * 1000),
-        ))
+        request = pb.RefereeMessage(decision={  # as a dict: built in place, where a message is copied
+            "decision_id": decision_id, "view": view_kwargs, "events": events,
+            "legal_actions": [codec.encode_action(game, a) for a in legal],
+            "time_left_ms": int(timeout * 1000), "bank_left_ms": int(bank_left * 1000),
+        })
         conn = self.conn
         if conn is None or not conn.open:
             raise await self._mark_dead(await self._lost("the stream is closed"))

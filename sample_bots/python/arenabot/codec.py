@@ -153,12 +153,18 @@ def _plan(desc: Descriptor) -> _Plan:
     return plan
 
 
+_GAME_PLANS: dict[tuple[type, str], _Plan] = {}
+
+
 def _game_plan(container: type, game: str) -> _Plan:
-    try:
-        field = container.DESCRIPTOR.fields_by_name[game]
-    except KeyError:
-        raise MalformedMessage(f"unknown game {game!r}; the protocol knows {', '.join(GAMES)}") from None
-    return _plan(field.message_type)
+    plan = _GAME_PLANS.get((container, game))
+    if plan is None:
+        try:
+            field = container.DESCRIPTOR.fields_by_name[game]
+        except KeyError:
+            raise MalformedMessage(f"unknown game {game!r}; the protocol knows {', '.join(GAMES)}") from None
+        plan = _GAME_PLANS[container, game] = _plan(field.message_type)
+    return plan
 
 
 # -- views and events ----------------------------------------------------------------------
