@@ -14,12 +14,16 @@ the server writes a message of the size of a typical decision request and waits 
 the client to echo it. The referee and the bots run on uvloop, so the echo on uvloop
 is reported too.
 
-    python -m bench.protocol [--repeats 5] [--games 6] [--json]
+Everything (the referee, its bot, both ends of the echo) runs on one core, as a match
+does (``referee/cpu.py``); ``--cpu none`` lets the scheduler place it all instead.
+
+    python -m bench.protocol [--repeats 5] [--games 12] [--cpu auto|none|N] [--json]
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -71,7 +75,8 @@ async def echo_run(turns: int, payload: bytes, uv: bool = False) -> list[float]:
         server.add_insecure_port(address)
         await server.start()
         client = subprocess.Popen([sys.executable, "-m", "bench.echo_client", address,
-                                   *(["--uvloop"] if uv else [])], cwd=ROOT)
+                                   *(["--uvloop"] if uv else [])], cwd=ROOT,
+                                  env={**os.environ, "GRPC_VERBOSITY": "ERROR"})  # not its "goaway" at the end
         try:
             await done.wait()
         finally:
