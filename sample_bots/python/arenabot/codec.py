@@ -115,10 +115,15 @@ class _Plan:
             encode.append(f"v = d.get({f.name!r}, ABSENT)")
             encode.append(f"if v is not ABSENT: out[{f.name!r}] = {enc_expr.format(v='v')}")
             decode[f.name] = dec_expr
-        if self.sparse:  # only the fields that are set
-            env["CONVERT"] = {name: eval(f"lambda v: {expr.format(v='v')}", env)  # noqa: S307
-                              for name, expr in decode.items()}
-            decoder = ["return {f.name: CONVERT[f.name](v) for f, v in m.ListFields()}"]
+        if self.sparse:  # only the fields that are set, as ListFields() would list them
+            decoder = ["out = {}"]
+            for f in desc.fields:
+                if f.has_presence:
+                    decoder += [f"if m.HasField({f.name!r}):",
+                                f"    out[{f.name!r}] = {decode[f.name].format(v='m.' + f.name)}"]
+                else:  # set means not the default: non-zero, non-empty
+                    decoder += [f"v = m.{f.name}", "if v:", f"    out[{f.name!r}] = {decode[f.name].format(v='v')}"]
+            decoder.append("return out")
         else:  # every field, defaults included
             items = ", ".join(f"{name!r}: {expr.format(v='m.' + name)}" for name, expr in decode.items())
             decoder = ["return {" + items + "}"]
