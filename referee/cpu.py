@@ -26,8 +26,13 @@ class CpuOptionError(ValueError):
     """A --cpu value that is neither auto, none, nor CPUs this process may use."""
 
 
+PINNABLE = hasattr(os, "sched_setaffinity")  # Linux; elsewhere matches run unpinned
+
+
 def allowed() -> list[int]:
     """The CPUs this process may run on, in order."""
+    if not PINNABLE:
+        return list(range(os.cpu_count() or 1))
     return sorted(os.sched_getaffinity(0))
 
 
@@ -41,7 +46,7 @@ def parse(value: str) -> set[int] | None:
     """``auto`` -> the one CPU this process is running on; ``none`` -> None (no pinning);
     ``3`` or ``0,2`` or ``0-3`` -> those CPUs, which must be among the allowed ones."""
     value = value.strip().lower()
-    if value == NONE:
+    if value == NONE or (value == AUTO and not PINNABLE):
         return None
     cpus = allowed()
     if value == AUTO:
@@ -50,8 +55,8 @@ def parse(value: str) -> set[int] | None:
     chosen: set[int] = set()
     try:
         for part in value.split(","):
-            first, _, last = part.partition("-")
-            chosen.update(range(int(first), int(last or first) + 1))
+            first, dash, last = part.partition("-")
+            chosen.update(range(int(first), int(last if dash else first) + 1))
     except ValueError:
         raise CpuOptionError(f"--cpu takes auto, none or a list of CPUs such as 0 or 0,2; got {value!r}") from None
     outside = sorted(chosen - set(cpus))
@@ -74,6 +79,8 @@ def place(value: str | None) -> set[int] | None:
     match is pinned to, or None."""
     cpus = parse(value if value is not None else os.environ.get("ARENA_CPU", AUTO))
     if cpus is not None:
+        if not PINNABLE:
+            raise CpuOptionError("this system cannot pin processes to CPUs: use --cpu auto or none")
         pin(cpus)
     return cpus
 
