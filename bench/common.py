@@ -7,15 +7,16 @@ Every figure is printed as a line of text, or with ``--json`` as one JSON object
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import sys
+
+from referee import cpu
 
 
 def pin_to_one_core() -> None:
     """Engines are single-threaded; pinning keeps the scheduler from adding noise."""
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    if cpu.PINNABLE:
+        cpu.pin({cpu.allowed()[0]})
 
 
 class Report:

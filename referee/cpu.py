@@ -74,10 +74,15 @@ def pin(cpus: set[int]) -> None:
             os.sched_setaffinity(int(tid), cpus)
 
 
+def setting() -> str:
+    """The --cpu value from the environment: ``ARENA_CPU``, else auto."""
+    return os.environ.get("ARENA_CPU", AUTO).strip().lower()
+
+
 def place(value: str | None) -> set[int] | None:
-    """Applies a --cpu value (default: ``ARENA_CPU``, else auto); returns the CPUs the
-    match is pinned to, or None."""
-    cpus = parse(value if value is not None else os.environ.get("ARENA_CPU", AUTO))
+    """Applies a --cpu value (default: :func:`setting`); returns the CPUs the match is
+    pinned to, or None."""
+    cpus = parse(value if value is not None else setting())
     if cpus is not None:
         if not PINNABLE:
             raise CpuOptionError("this system cannot pin processes to CPUs: use --cpu auto or none")

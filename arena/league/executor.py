@@ -42,28 +42,18 @@ class RefereeFailed(RuntimeError):
         self.job = job
 
 
-def run_referee(job: MatchJob, cores: queue.Queue[str | None] | None = None) -> dict[str, Any]:
-    """Plays one job in a referee process, on a core taken from ``cores`` while it runs."""
-    core = cores.get() if cores is not None else None
-    try:
-        return _run_referee(job, core)
-    finally:
-        if cores is not None:
-            cores.put(core)
-
-
 def slot_cores(parallel: int) -> queue.Queue[str | None]:
     """One --cpu value per parallel slot: the allowed cores in turn, unless ARENA_CPU says
     otherwise (then every referee reads it from the environment)."""
     cores: queue.Queue[str | None] = queue.Queue()
-    chosen = os.environ.get("ARENA_CPU", cpu.AUTO).strip().lower()
     allowed = cpu.allowed()
     for i in range(max(1, parallel)):
-        cores.put(str(allowed[i % len(allowed)]) if chosen == cpu.AUTO else None)
+        cores.put(str(allowed[i % len(allowed)]) if cpu.setting() == cpu.AUTO else None)
     return cores
 
 
-def _run_referee(job: MatchJob, core: str | None) -> dict[str, Any]:
+def run_referee(job: MatchJob, core: str | None = None) -> dict[str, Any]:
+    """Plays one job in a referee process, pinned to ``core`` when one is given."""
     job.out_dir.mkdir(parents=True, exist_ok=True)
     spec_path = job.out_dir / "spec.json"
     spec_path.write_text(json.dumps(job.spec, indent=1))
@@ -91,7 +81,15 @@ def run_jobs(jobs: list[MatchJob], parallel: int) -> Iterator[tuple[MatchJob, di
     failures: list[RefereeFailed] = []
     with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="referee") as pool:
         cores = slot_cores(parallel)
-        futures = {pool.submit(run_referee, job, cores): job for job in jobs}
+
+        def play(job: MatchJob) -> dict[str, Any]:  # on a free slot's core, while it runs
+            core = cores.get()
+            try:
+                return run_referee(job, core)
+            finally:
+                cores.put(core)
+
+        futures = {pool.submit(play, job): job for job in jobs}
         for future in as_completed(futures):
             try:
                 yield futures[future], future.result()
