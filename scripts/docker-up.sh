@@ -6,8 +6,22 @@ set -euo pipefail
 
 log=/var/log/arena-dockerd.log
 
-if docker info >/dev/null 2>&1; then
+answers() { timeout 15 docker info >/dev/null 2>&1; }
+
+if answers; then
   exit 0
+fi
+
+# A dockerd that runs but does not answer is wedged: Debian's 20.10 engine can deadlock in
+# libnetwork when many containers come and go (moby/moby#42545). Only a restart helps.
+if pgrep -x dockerd >/dev/null 2>&1; then
+  echo "docker-up: dockerd runs but does not answer; restarting it" >&2
+  pkill -KILL -x dockerd || true
+  pkill -KILL -x containerd || true
+  for _ in $(seq 1 20); do
+    pgrep -x dockerd >/dev/null 2>&1 || break
+    sleep 0.5
+  done
 fi
 
 if ! command -v dockerd >/dev/null 2>&1; then
@@ -31,7 +45,7 @@ if ! pgrep -x dockerd >/dev/null 2>&1; then
 fi
 
 for _ in $(seq 1 120); do
-  if docker info >/dev/null 2>&1; then
+  if answers; then
     exit 0
   fi
   sleep 0.5
