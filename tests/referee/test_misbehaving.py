@@ -103,7 +103,9 @@ def test_a_timed_out_bot_is_restarted_for_the_next_game(tmp_path):
     game, and a bot that keeps timing out uses up its restarts."""
     bots = [bot("r0", RANDOM_BOT), bot("slow", [*MISBEHAVE, "sleep", "2"]), bot("r2", RANDOM_BOT)]
     result = play_match(tmp_path, bots, games=3, seed=5, max_restarts=1, **FAST)
-    assert [g["failures"][bad_seat(g)] for g in result["games"]] == ["timeout", "timeout", "restart_limit"]
+    details = [read_record(tmp_path / g["record"]).failures for g in result["games"]]  # shown if it fails
+    details.append((tmp_path / "bot1-slow.log").read_text()[-2000:])
+    assert [g["failures"][bad_seat(g)] for g in result["games"]] == ["timeout", "timeout", "restart_limit"], details
     assert result["totals"][1]["restarts"] == 1
     for g in result["games"]:
         assert [f for s, f in enumerate(g["failures"]) if s != bad_seat(g)] == ["", ""]
