@@ -7,6 +7,7 @@ is missing (a second run finds everything and takes seconds).
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -24,7 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = tuple(sorted(p.parent.name for p in (ROOT / "sample_bots" / "python").glob("*/bot.toml")))
 ATTACKS = ("forkbomb", "membomb", "busyloop", "sleep", "filltmp", "writeroot", "writesocket",
            "egress", "hostsnoop", "daemon", "flood", "exit")
-ADVERSARY_BASE = "arena-test/adversary:base"
+# The test images' repository prefix: set ARENA_TEST_IMAGES to keep two checkouts that run
+# their tests on one Docker engine at the same time from retagging each other's images.
+TEST_IMAGES = os.environ.get("ARENA_TEST_IMAGES", "arena-test")
+ADVERSARY_BASE = f"{TEST_IMAGES}/adversary:base"
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +63,7 @@ def adversary_images(docker_client, tmp_path_factory) -> dict[str, str]:
                                rm=True, forcerm=True)
     images = {}
     for attack in ATTACKS:
-        tag = f"arena-test/adversary:{attack}"
+        tag = f"{TEST_IMAGES}/adversary:{attack}"
         dockerfile = f'FROM {ADVERSARY_BASE}\nCMD ["python3", "/bot/adversary.py", "{attack}"]\n'
         docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True, forcerm=True)
         images[attack] = tag
@@ -79,12 +83,12 @@ def misbehaving_images(docker_client, tmp_path_factory) -> dict[str, str]:
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "tests/bots/misbehave.py", context / "misbehave.py")
     (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY . /bot/\nENV PYTHONPATH=/bot\n")
-    docker_client.images.build(path=str(context), tag="arena-test/misbehave:base",
+    docker_client.images.build(path=str(context), tag=f"{TEST_IMAGES}/misbehave:base",
                                buildargs={"BASE": PYTHON_BASE.tag}, rm=True)
     images = {}
     for kind in ("illegal", "badversion", "exit", "sleep", "noconnect"):
-        tag = f"arena-test/misbehave:{kind}"
-        dockerfile = f'FROM arena-test/misbehave:base\nCMD ["python3", "/bot/misbehave.py", "{kind}", "2"]\n'
+        tag = f"{TEST_IMAGES}/misbehave:{kind}"
+        dockerfile = f'FROM {TEST_IMAGES}/misbehave:base\nCMD ["python3", "/bot/misbehave.py", "{kind}", "2"]\n'
         docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True)
         images[kind] = tag
     return images
