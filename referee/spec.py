@@ -7,7 +7,7 @@ Example (JSON)::
       "game": "prohis",
       "settings": {"max_bribe_offers": 2},
       "games": 8,
-      "seed": 7,
+      "secret": "9f1c…64 hex digits…",
       "bots": [
         {"name": "heur", "command": "python sample_bots/python/prohis_heuristic/bot.py"},
         {"name": "rand", "command": ["python", "sample_bots/python/random/bot.py"]},
@@ -20,13 +20,32 @@ Example (JSON)::
 Each bot is reached one way: ``command`` (a local process, told its socket in
 ``ARENA_SOCKET``), ``builtin`` (an in-process strategy: random or heuristic), or
 ``image`` (a Docker container; see the sandbox).
+
+Seeds. Every deal comes from ``secret`` (at least 128 bits, as hex; drawn from
+``os.urandom`` when the spec gives none) through a keyed hash, so no bot can search for
+it: what bots receive (their own seeds, the match id, names, settings) says nothing about
+the deal. Bot seeds come from a second secret, ``bot_secret`` (by default derived from
+``secret``), so two matches can hand their bots identical values and still deal
+differently. ``seed: N`` is for development only: it stands for a secret anyone can
+compute from N, which makes the deals reproducible *and guessable*.
+
+Which deal each game plays, and in which seat rotation, is ``plan``: a list of
+``[deal, rotation]`` pairs, one per game (a league passes one). Without it, ``games``
+games are planned here: with ``duplicate`` (the default) every deal is replayed in each
+rotation, rotation by rotation; otherwise every game is a new deal. Either way the
+referee gives a bot a fresh process before it could see a deal a second time (see
+``referee/match.py``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import json
+import math
+import re
+import secrets
 import shlex
 import tomllib
 from pathlib import Path
@@ -59,45 +78,103 @@ class BotSpec:
         return "process" if self.command else "builtin" if self.builtin else "docker"
 
 
+SECRET_BITS = 256  # fresh secrets; anything of at least MIN_SECRET_BITS is accepted
+MIN_SECRET_BITS = 128
+GAME_SEED_BITS = 128  # what an engine's shuffle gets from a deal (random.Random uses every bit)
+BOT_SEED_BITS = 64  # GameStart.seed is a uint64
+_HEX = re.compile(r"^[0-9a-f]+$")
+
+
+def new_secret() -> str:
+    """A fresh secret from the operating system's randomness, as hex."""
+    return secrets.token_hex(SECRET_BITS // 8)
+
+
+def dev_secret(seed: int) -> str:
+    """The secret that ``seed: N`` stands for: reproducible, and public (anyone can compute
+    it from N), so for development and tests only."""
+    return hashlib.sha256(f"arena-dev-seed:{seed}".encode()).hexdigest()
+
+
+def derive(secret: str, *parts: Any, bits: int = 64) -> int:
+    """An integer of ``bits`` bits from HMAC-SHA256 keyed with ``secret`` (hex) over
+    ``parts``: without the secret it cannot be computed or searched for."""
+    message = "\x1f".join(map(str, parts)).encode()
+    digest = hmac.new(bytes.fromhex(secret), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[: bits // 8], "big")
+
+
+def derive_secret(secret: str, *parts: Any) -> str:
+    """A secret of its own for a part of something (a league's match, a table's deals)."""
+    return hmac.new(bytes.fromhex(secret), "\x1f".join(map(str, parts)).encode(), hashlib.sha256).hexdigest()
+
+
+def check_secret(value: Any, where: str = "secret") -> str:
+    if not isinstance(value, str) or not _HEX.match(value.lower()) or len(value) % 2:
+        raise SpecError(f"{where} must be a hex string (an even number of 0-9a-f digits)")
+    if len(value) * 4 < MIN_SECRET_BITS:
+        raise SpecError(f"{where} must have at least {MIN_SECRET_BITS} bits ({MIN_SECRET_BITS // 4} hex digits), "
+                        f"got {len(value) * 4}")
+    return value.lower()
+
+
 @dataclasses.dataclass(frozen=True)
 class MatchSpec:
     game: str
     bots: tuple[BotSpec, ...]
     games: int = 1
-    seed: int = 0
+    secret: str = dataclasses.field(default_factory=new_secret)
+    """Every deal of the match is derived from it; never sent to a bot."""
+    bot_secret: str = ""
+    """The bots' seeds are derived from it; empty: derived from ``secret``."""
     settings: dict[str, Any] = dataclasses.field(default_factory=dict)
     match_id: str = "match"
     time: TimeControl = TimeControl()
     max_restarts: int = 2
     duplicate: bool = True
-    """Deal the same seed to each of the n rotations in turn, so that luck cancels."""
+    """Without a plan: replay each deal in every rotation, so that luck cancels."""
+    plan: tuple[tuple[str, int], ...] = ()
+    """(deal, rotation) for each game; empty: planned from ``games`` and ``duplicate``."""
+    seed: int | None = None
+    """Set when ``secret`` stands for a development seed (see :func:`dev_secret`)."""
 
     @property
     def num_players(self) -> int:
         return len(self.bots)
 
+    @property
+    def deals(self) -> int:
+        """Distinct deals in a planned-here match."""
+        return math.ceil(self.games / self.num_players) if self.duplicate else self.games
+
+    def deal(self, game_index: int) -> str:
+        """The deal game ``game_index`` plays: games with the same deal have the same cards."""
+        if self.plan:
+            return self.plan[game_index][0]
+        return str(game_index % self.deals if self.duplicate else game_index)
+
     def rotation(self, game_index: int) -> int:
-        return game_index % self.num_players
+        if self.plan:
+            return self.plan[game_index][1]
+        # duplicate: rotation by rotation, each playing every deal, so that a bot needs a
+        # fresh process once per rotation rather than once per game
+        return game_index // self.deals if self.duplicate else game_index % self.num_players
 
     def bot_at(self, game_index: int, seat: int) -> int:
         """Which bot (index into ``bots``) sits at ``seat`` in game ``game_index``."""
         return (seat + self.rotation(game_index)) % self.num_players
 
     def game_seed(self, game_index: int) -> int:
-        block = game_index // self.num_players if self.duplicate else game_index
-        return derive_seed(self.seed, "game", block)
+        """The engine's seed for the game: the same for every game of a deal."""
+        return derive(self.secret, "game", self.deal(game_index), bits=GAME_SEED_BITS)
 
     def bot_seed(self, game_index: int, seat: int) -> int:
-        return derive_seed(self.seed, "bot", game_index, seat)
+        """The seed sent to the bot at ``seat``: for its own randomness, independent of the deal."""
+        return derive(self.bot_secret or derive_secret(self.secret, "bots"), "bot", game_index, seat,
+                      bits=BOT_SEED_BITS)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
-
-
-def derive_seed(*parts: Any) -> int:
-    """A 31-bit seed from any parts, stable across runs and platforms."""
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:4], "big") & 0x7FFF_FFFF
 
 
 def load_spec(path: str | Path) -> MatchSpec:
@@ -148,11 +225,29 @@ def parse_spec(data: Any) -> MatchSpec:
     for key, value in time.items():
         if not isinstance(value, int) or value < (0 if key == "bank_ms" else 1):
             raise SpecError(f"time.{key} must be a positive number of milliseconds, got {value!r}")
+    plan = _parse_plan(data.get("plan"), len(parsed_bots))
+    games = _int(data, "games", len(plan) or 1, minimum=1)
+    if plan and games != len(plan):
+        raise SpecError(f"'games' is {games} but the plan has {len(plan)} games")
+    seed = None
+    if data.get("secret") is not None:
+        if data.get("seed") is not None:
+            raise SpecError("give either 'secret' or 'seed' (development only), not both")
+        secret = check_secret(data["secret"])
+    elif data.get("seed") is not None:
+        seed = _int(data, "seed", 0, minimum=0)
+        secret = dev_secret(seed)
+    else:
+        secret = new_secret()
+    bot_secret = check_secret(data["bot_secret"], "bot_secret") if data.get("bot_secret") else ""
     out = MatchSpec(
         game=game.name,
         bots=parsed_bots,
-        games=_int(data, "games", 1, minimum=1),
-        seed=_int(data, "seed", 0, minimum=0),
+        games=games,
+        secret=secret,
+        bot_secret=bot_secret,
+        seed=seed,
+        plan=plan,
         settings=settings,
         match_id=str(data.get("match_id", "match")),
         time=TimeControl(**time),
@@ -162,6 +257,22 @@ def parse_spec(data: Any) -> MatchSpec:
     if not out.match_id or "/" in out.match_id:
         raise SpecError(f"match_id must be a plain name, got {out.match_id!r}")
     return out
+
+
+def _parse_plan(raw: Any, players: int) -> tuple[tuple[str, int], ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw:
+        raise SpecError("'plan' must be a non-empty list of [deal, rotation] pairs")
+    plan = []
+    for i, item in enumerate(raw):
+        if (not isinstance(item, list | tuple) or len(item) != 2 or not isinstance(item[0], str | int)
+                or isinstance(item[0], bool) or not isinstance(item[1], int) or isinstance(item[1], bool)
+                or not 0 <= item[1] < players):
+            raise SpecError(f"plan[{i}] must be [deal, rotation] with a rotation from 0 to {players - 1}, "
+                            f"got {item!r}")
+        plan.append((str(item[0]), item[1]))
+    return tuple(plan)
 
 
 def _int(data: dict, key: str, default: int, minimum: int) -> int:
