@@ -6,6 +6,16 @@ bank to answer. A bot that times out, crashes, disconnects, answers garbage or a
 illegal action is marked with the reason; from then on the game's *fallback* (see
 ``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
 game goes on. A dead bot is restarted before the next game, up to ``max_restarts``.
+
+Fair play, as the referee keeps it:
+
+* No bot process is dealt the same deal twice (ACPC's duplicate rule): before a game
+  whose deal a bot's current process has already played, from any seat, the bot gets a
+  fresh process (a new container). A duplicate match is planned rotation by rotation
+  (``MatchSpec.rotation``), so that happens once per rotation; a league plans every game
+  of a match with a deal of its own, so it never happens there.
+* The seat that is thinking has its core: the :class:`~referee.fairness.Guard` freezes a
+  bot that computes while another seat is asked.
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from arenabot.proto import arena_pb2 as pb
 from arenabot.strategies import make_strategy
 
 from . import cpu
+from .fairness import Guard
 from .games import GameSpec, get_game
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
@@ -63,7 +74,7 @@ def ranks_with_failures(ranks: list[int], failures: list[str]) -> list[int]:
 
 def default_seat(spec: MatchSpec, bot: BotSpec, socket_dir: Path, log_path: Path) -> Seat:
     if bot.kind == "builtin":
-        return BuiltinSeat(bot.name, bot.version or "builtin", make_strategy(bot.builtin, spec.game))
+        return BuiltinSeat(bot.name, bot.version or "builtin", lambda: make_strategy(bot.builtin, spec.game))
     if bot.kind == "process":
         return ProcessSeat(bot.name, bot.version, bot.command, socket_dir, log_path)
     from .sandbox import ContainerSeat  # Docker only when a bot needs it
@@ -101,6 +112,7 @@ class Match:
             for i, bot in enumerate(spec.bots):
                 self.seats.append(self.seat_factory(spec, bot, socket_root / f"seat{i}",
                                                     self.out_dir / f"bot{i}-{bot.name}.log"))
+            self.guard = Guard(self.seats)
             self.match_start = pb.MatchStart(
                 match_id=spec.match_id, game=spec.game, num_players=spec.num_players,
                 num_games=spec.games, settings={k: str(v) for k, v in spec.settings.items()},
@@ -158,26 +170,17 @@ class Match:
                     failures[seat] = failure.reason
                     record.failure(seat, failure.reason, failure.detail)
 
-            # Bring every bot up for this game; a bot that cannot be revived sits it out.
-            for s, b in enumerate(bots):
-                bot_seat = self.seats[b]
-                if b in self.start_failures and g == 0:
-                    fail(s, self.start_failures[b])
-                    continue
-                try:
-                    t_start = time.perf_counter()
-                    await bot_seat.revive(self.match_start, spec.max_restarts)
-                    self.timings["startup"] += time.perf_counter() - t_start
-                    await bot_seat.game_start(pb.GameStart(
-                        game_index=g, seat=s, num_players=n, players=players, seed=spec.bot_seed(g, s)))
-                except Failure as failure:
-                    fail(s, failure)
+            await self._bring_up(g, bots, players, fail)
+            for b in bots:
+                self.seats[b].deals.add(spec.deal(g))
 
             clock = time.perf_counter
             t_engine = clock()
             state = game.new_game(n, seed, spec.settings)
             engine = clock() - t_engine
             decision_ms, bank = spec.time.decision_ms / 1000, [spec.time.bank_ms / 1000] * n
+            guard = self.guard
+            guard.begin_game()
             while not state.is_terminal():
                 t0 = clock()
                 s = state.current_player()
@@ -187,15 +190,18 @@ class Match:
                     self.decision_id += 1
                     view = state.view(s)
                     engine += clock() - t0
+                    guard.asking(bots[s])
                     try:
                         decision = await self.seats[bots[s]].decide(
                             view, legal, self.decision_id, decision_ms + bank[s], bank[s])
+                        guard.answered(bots[s])
                         action, elapsed = decision.action, decision.elapsed
                         self.timings["round_trips"] += elapsed
                         bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
                         if action not in legal:
                             fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"))
                     except Failure as failure:
+                        guard.answered(bots[s])
                         fail(s, failure)
                 t_apply = clock()
                 if failures[s]:
@@ -207,12 +213,14 @@ class Match:
                     engine += clock() - t_apply
                     self.decision_times.append((bots[s], clock() - t0))
                     record.decision(s, action, elapsed * 1000)
+            guard.end_game()
             self.timings["engine"] += engine
 
             scores = state.scores()
             ranks = ranks_with_failures(state.ranks(), failures)
             record.result(scores, ranks, failures)
         finally:
+            self.guard.end_game()  # (again, when the game was cut short: it is idempotent)
             record.close()
 
         results = [pb.SeatResult(seat=s, score=scores[s], rank=ranks[s], failure=failures[s],
@@ -222,7 +230,8 @@ class Match:
             if self.seats[b].alive and not isinstance(self.seats[b], BuiltinSeat):
                 end.events.extend(encode_events(spec.game, state.log.since(s)))
             await self.seats[b].game_end(end)
-        self.results.append({"index": g, "seed": seed, "rotation": spec.rotation(g), "bots": bots,
+        self.results.append({"index": g, "seed": seed, "deal": spec.deal(g), "rotation": spec.rotation(g),
+                             "bots": bots, "processes": [self.seats[b].launches for b in bots],
                              "scores": scores, "ranks": ranks, "failures": failures,
                              "record": f"game-{g:03d}.jsonl"})
         if not gc.isenabled():  # see tune_gc
@@ -234,6 +243,41 @@ class Match:
             for s in range(n)
         )
         self.progress(f"game {g + 1}/{spec.games} seed {seed}: {line}")
+
+    async def _bring_up(self, g: int, bots: list[int], players: list[Any],
+                        fail: Callable[[int, Failure], None]) -> None:
+        """Brings every bot up for game ``g`` and tells it the game starts. A bot whose
+        process has played this deal before gets a fresh one (all such in parallel); a
+        dead one is restarted; one that cannot be brought up sits the game out."""
+        spec, deal = self.spec, self.spec.deal(g)
+        renew = [b for b in bots if deal in self.seats[b].deals and self.seats[b].alive]
+        renew_failures: dict[int, Failure] = {}
+        if renew:
+            t_start = time.perf_counter()
+            outcomes = await asyncio.gather(*(self.seats[b].renew(self.match_start) for b in renew),
+                                            return_exceptions=True)
+            self.timings["startup"] += time.perf_counter() - t_start
+            for b, outcome in zip(renew, outcomes, strict=True):
+                if isinstance(outcome, Failure):
+                    renew_failures[b] = outcome
+                elif isinstance(outcome, BaseException):
+                    raise outcome
+        for s, b in enumerate(bots):
+            bot_seat = self.seats[b]
+            if b in self.start_failures and g == 0:
+                fail(s, self.start_failures[b])
+                continue
+            if b in renew_failures:  # restarted, if it can be, before its next game
+                fail(s, renew_failures[b])
+                continue
+            try:
+                t_start = time.perf_counter()
+                await bot_seat.revive(self.match_start, spec.max_restarts)
+                self.timings["startup"] += time.perf_counter() - t_start
+                await bot_seat.game_start(pb.GameStart(
+                    game_index=g, seat=s, num_players=len(bots), players=players, seed=spec.bot_seed(g, s)))
+            except Failure as failure:
+                fail(s, failure)
 
     def _version(self, b: int) -> str:
         seat = self.seats[b]
@@ -257,6 +301,8 @@ class Match:
                 "mean_rank": sum(r["ranks"][s] for s, r in mine) / len(mine) if mine else 0,
                 "failures": sum(1 for s, r in mine if r["failures"][s]),
                 "restarts": self.seats[b].restarts if b < len(self.seats) else 0,
+                "processes": self.seats[b].launches if b < len(self.seats) else 0,
+                **(self.guard.report()[b] if hasattr(self, "guard") else {}),
             })
         return {
             "match_id": spec.match_id, "game": spec.game, "engine_version": self.game.version,

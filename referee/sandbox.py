@@ -35,6 +35,7 @@ import docker.errors
 import docker.types
 
 from . import cpu
+from .fairness import Cgroup, CgroupError
 from .seats import LOG_CAP, START_FAILED, Failure, GrpcSeat
 
 LABEL = "arena.managed"
@@ -139,6 +140,16 @@ class ContainerSeat(GrpcSeat):
 
     async def launch(self) -> None:
         self.container = await asyncio.to_thread(self._create_and_start)
+        self.cgroup = await asyncio.to_thread(self._find_cgroup)
+
+    def _find_cgroup(self) -> Cgroup | None:
+        """The container's cgroup, for the fairness guard (``referee/fairness.py``); None
+        when this host does not let the referee read and freeze it."""
+        try:
+            self.container.reload()
+            return Cgroup.of_pid(self.container.attrs["State"]["Pid"])
+        except (docker.errors.APIError, CgroupError, KeyError, ValueError):
+            return None
 
     def _create_and_start(self) -> Any:
         docker_client = client()
@@ -196,10 +207,15 @@ class ContainerSeat(GrpcSeat):
 
     async def kill(self) -> None:
         container, self.container = self.container, None
+        cgroup, self.cgroup = self.cgroup, None
         if container is not None:
-            await asyncio.to_thread(self._remove, container)
+            await asyncio.to_thread(self._remove, container, cgroup)
 
-    def _remove(self, container: Any) -> None:
+    def _remove(self, container: Any, cgroup: Cgroup | None) -> None:
+        if cgroup is not None:  # a frozen process cannot die: thaw first
+            with contextlib.suppress(OSError):
+                cgroup.thaw()
+            cgroup.close()
         with contextlib.suppress(docker.errors.APIError):
             container.kill()
         with contextlib.suppress(docker.errors.APIError, OSError):
@@ -221,6 +237,11 @@ def sweep(everything: bool = False) -> tuple[int, int]:
         found = []
     for container in found:
         if everything or not _owner_alive(container.labels.get(OWNER_LABEL, "")):
+            with contextlib.suppress(CgroupError, KeyError, ValueError):  # frozen processes cannot die
+                cgroup = Cgroup.of_pid(container.attrs["State"]["Pid"])
+                with contextlib.suppress(OSError):
+                    cgroup.thaw()
+                cgroup.close()
             with contextlib.suppress(docker.errors.APIError):
                 container.remove(force=True)
                 containers += 1

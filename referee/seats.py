@@ -23,6 +23,7 @@ import os
 import signal
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,9 @@ class Seat(ABC):
     def __init__(self, name: str, version: str) -> None:
         self.name, self.version = name, version
         self.restarts = 0
+        self.launches = 0  # processes started so far: each a fresh bot that has seen nothing
+        self.deals: set[str] = set()  # the deals the current process has been dealt
+        self.cgroup: Any = None  # the current process's cgroup, when the fairness guard can watch it
 
     @property
     @abstractmethod
@@ -91,6 +95,17 @@ class Seat(ABC):
         self.restarts += 1
         await self.stop()
         await self.start(match)
+
+    async def renew(self, match: pb.MatchStart) -> None:
+        """Replaces a live bot with a fresh process (not a restart: nothing failed), so that
+        no process of a bot is dealt the same deal twice. Raises Failure."""
+        await self.stop()
+        await self.start(match)
+
+    def launched(self) -> None:
+        """Called as each new process of the bot starts: it has seen no deal yet."""
+        self.launches += 1
+        self.deals = set()
 
     @abstractmethod
     async def game_start(self, msg: pb.GameStart) -> None: ...
@@ -115,9 +130,10 @@ class Seat(ABC):
 class BuiltinSeat(Seat):
     """A strategy called directly. It never fails; time is measured but not enforced."""
 
-    def __init__(self, name: str, version: str, strategy: Strategy) -> None:
+    def __init__(self, name: str, version: str, strategy: Callable[[], Strategy]) -> None:
         super().__init__(name, version)
-        self.strategy = strategy
+        self.make_strategy = strategy
+        self.strategy = strategy()
 
     @property
     def alive(self) -> bool:
@@ -125,6 +141,9 @@ class BuiltinSeat(Seat):
 
     async def start(self, match: pb.MatchStart) -> None:
         self.game = match.game
+        if self.launches:
+            self.strategy = self.make_strategy()  # a fresh one, as for a process
+        self.launched()
 
     async def game_start(self, msg: pb.GameStart) -> None:
         self.strategy.start_game({"game": self.game, "seat": msg.seat, "num_players": msg.num_players,
@@ -237,6 +256,7 @@ class _Connection:
 
     def finish(self) -> None:
         """Lets the stream's handler return, which ends the stream."""
+        self.open = False
         self.finished.set()
         if self._timer is not None:
             self._timer.cancel()
@@ -337,6 +357,7 @@ class GrpcSeat(Seat):
             raise
         except Exception as exc:
             raise Failure(START_FAILED, str(exc)) from exc
+        self.launched()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + startup_ms / 1000
         try:

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # every Python sample bot folder with a bot.toml
 SAMPLES = tuple(sorted(p.parent.name for p in (ROOT / "sample_bots" / "python").glob("*/bot.toml")))
 ATTACKS = ("forkbomb", "membomb", "busyloop", "sleep", "filltmp", "writeroot", "writesocket",
-           "egress", "hostsnoop", "daemon", "flood", "exit")
+           "egress", "hostsnoop", "daemon", "flood", "exit", "spin")
 # The test images' repository prefix: set ARENA_TEST_IMAGES to keep two checkouts that run
 # their tests on one Docker engine at the same time from retagging each other's images.
 TEST_IMAGES = os.environ.get("ARENA_TEST_IMAGES", "arena-test")
@@ -68,6 +68,18 @@ def adversary_images(docker_client, tmp_path_factory) -> dict[str, str]:
         docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True, forcerm=True)
         images[attack] = tag
     return images
+
+
+@pytest.fixture(scope="session")
+def thinker_image(docker_client, adversary_images, tmp_path_factory) -> str:
+    """tests/bots/thinker.py: the same CPU work for every decision."""
+    context = tmp_path_factory.mktemp("thinker")
+    shutil.copy(ROOT / "tests" / "bots" / "thinker.py", context / "thinker.py")
+    (context / "Dockerfile").write_text(
+        f'FROM {ADVERSARY_BASE}\nCOPY thinker.py /bot/thinker.py\nCMD ["python3", "/bot/thinker.py"]\n')
+    tag = f"{TEST_IMAGES}/thinker:1"
+    docker_client.images.build(path=str(context), tag=tag, rm=True, forcerm=True)
+    return tag
 
 
 def arena_containers(client: docker.DockerClient, match_id: str | None = None) -> list:

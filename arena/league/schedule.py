@@ -13,7 +13,11 @@ import dataclasses
 import itertools
 from typing import Any
 
-from referee.spec import derive_seed
+import hashlib
+
+
+def derive_seed(*parts: Any) -> int:  # placeholder until the league derives from its secret
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:4], "big") & 0x7FFF_FFFF
 
 FAILURE_POLICIES = ("last", "exclude")
 

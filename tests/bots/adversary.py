@@ -18,6 +18,8 @@ It plays three random legal actions, then attacks. Attacks the sandbox must refu
   daemon      leave a daemon behind, then exit (the container's removal ends it)
   flood       write 64 MiB to stdout and stderr (kept, capped), then play on
   exit        exit mid-game
+  spin        start four processes that spin on the CPU for the rest of the match, and play on
+              (the fairness guard freezes the bot whenever it is not asked)
 """
 
 from __future__ import annotations
@@ -139,6 +141,12 @@ def attack() -> None:
         say("FLOODED")
     if ATTACK == "exit":
         os._exit(5)
+    if ATTACK == "spin":
+        for _ in range(4):
+            if os.fork() == 0:
+                while True:
+                    pass
+        say("SPINNING")
 
 
 def decide(view, legal):

@@ -1,0 +1,63 @@
+"""The seat that is thinking has its core: a bot that computes while another seat is asked
+is frozen between its own turns (referee/fairness.py), and well-behaved bots are left alone."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+from referee.match import run_match
+from referee.records import read_record
+from referee.spec import parse_spec
+
+from .conftest import arena_containers
+
+THINK = {"startup_ms": 20000, "decision_ms": 2000, "bank_ms": 5000}
+
+
+def thinker_times(tmp_path: Path, images: list[str], match_id: str) -> tuple[list[float], dict]:
+    """Plays one Prohis game: the thinker (bot 0), then ``images``, then an in-process random
+    player; returns the thinker's think times (ms, as charged) and the result."""
+    bots = [{"name": "thinker", "image": images[0]}]
+    bots += [{"name": f"other{i}", "image": image} for i, image in enumerate(images[1:], 1)]
+    bots.append({"name": "inproc", "builtin": "random"})
+    spec = parse_spec({"match_id": match_id, "game": "prohis", "seed": 11, "bots": bots, "plan": [["0", 0]],
+                       "max_restarts": 0, "time": THINK})
+    result = run_match(spec, tmp_path)
+    game = result["games"][0]
+    seat = game["bots"].index(0)
+    record = read_record(tmp_path / game["record"])
+    return [d["ms"] for d in record.decisions if d["seat"] == seat], result
+
+
+def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client, adversary_images,
+                                                         thinker_image, sample_images):
+    calm_times, calm = thinker_times(tmp_path / "calm", [thinker_image, sample_images["random"]], "fair-calm")
+    spun_times, spun = thinker_times(tmp_path / "spun", [thinker_image, adversary_images["spin"]], "fair-spin")
+    calm_p50, spun_p50 = statistics.median(calm_times), statistics.median(spun_times)
+    figures = (f"thinker p50 {calm_p50:.2f} ms beside a calm bot, {spun_p50:.2f} ms beside a spinner "
+               f"(x{spun_p50 / calm_p50:.3f}); p90 {sorted(calm_times)[9 * len(calm_times) // 10]:.2f} / "
+               f"{sorted(spun_times)[9 * len(spun_times) // 10]:.2f} ms over {len(spun_times)} decisions; "
+               f"spinner: {spun['totals'][1]}")
+    assert spun_p50 <= 1.10 * calm_p50, figures
+    # no seat paid for it: no timeout, no failure at all
+    assert not any(f for g in calm["games"] + spun["games"] for f in g["failures"]), figures
+    # the spinner was caught and frozen; the calm bots were not
+    assert spun["totals"][1]["caught"], figures
+    assert (tmp_path / "spun" / "bot1-other1.log").read_text().count("SPINNING") == 1
+    assert not calm["totals"][0]["caught"] and not calm["totals"][1]["caught"], calm["totals"]
+    assert not spun["totals"][0]["caught"], spun["totals"]
+    # frozen containers are thawed before removal: nothing is left behind
+    assert not arena_containers(docker_client, "fair-spin")
+
+
+def test_well_behaved_bots_are_never_frozen(tmp_path, docker_client, sample_images):
+    """A whole match of sample bots: a reply's tail and the start of a game are not computing
+    on another seat's time."""
+    bots = [{"name": name, "image": sample_images[name]} for name in ("prohis_heuristic", "random", "prohis_bold")]
+    spec = parse_spec({"match_id": "fair-samples", "game": "prohis", "games": 6, "seed": 4, "bots": bots,
+                       "plan": [[str(i), i % 3] for i in range(6)], "max_restarts": 0})
+    result = run_match(spec, tmp_path)
+    assert [t["caught"] for t in result["totals"]] == ["", "", ""], result["totals"]
+    assert all(t["off_turn_ms"] > 0 for t in result["totals"]), result["totals"]  # it was watching
+    assert not arena_containers(docker_client, "fair-samples")
