@@ -212,7 +212,7 @@ class ContainerSeat(GrpcSeat):
             await asyncio.to_thread(self._remove, container, cgroup)
 
     def _remove(self, container: Any, cgroup: Cgroup | None) -> None:
-        if cgroup is not None:  # a frozen process cannot die: thaw first
+        if cgroup is not None:  # a frozen process cannot die of kill() (a forced removal thaws it)
             with contextlib.suppress(OSError):
                 cgroup.thaw()
             cgroup.close()
@@ -237,11 +237,6 @@ def sweep(everything: bool = False) -> tuple[int, int]:
         found = []
     for container in found:
         if everything or not _owner_alive(container.labels.get(OWNER_LABEL, "")):
-            with contextlib.suppress(CgroupError, KeyError, ValueError):  # frozen processes cannot die
-                cgroup = Cgroup.of_pid(container.attrs["State"]["Pid"])
-                with contextlib.suppress(OSError):
-                    cgroup.thaw()
-                cgroup.close()
             with contextlib.suppress(docker.errors.APIError):
                 container.remove(force=True)
                 containers += 1

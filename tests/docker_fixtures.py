@@ -71,15 +71,18 @@ def adversary_images(docker_client, tmp_path_factory) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def thinker_image(docker_client, adversary_images, tmp_path_factory) -> str:
-    """tests/bots/thinker.py: the same CPU work for every decision."""
-    context = tmp_path_factory.mktemp("thinker")
-    shutil.copy(ROOT / "tests" / "bots" / "thinker.py", context / "thinker.py")
-    (context / "Dockerfile").write_text(
-        f'FROM {ADVERSARY_BASE}\nCOPY thinker.py /bot/thinker.py\nCMD ["python3", "/bot/thinker.py"]\n')
-    tag = f"{TEST_IMAGES}/thinker:1"
-    docker_client.images.build(path=str(context), tag=tag, rm=True, forcerm=True)
-    return tag
+def test_bot_images(docker_client, adversary_images, tmp_path_factory) -> dict[str, str]:
+    """tests/bots/thinker.py (the same CPU work for every decision) and tests/bots/recorder.py
+    (prints every game it is dealt)."""
+    context = tmp_path_factory.mktemp("test-bots")
+    images = {}
+    for name in ("thinker", "recorder"):
+        shutil.copy(ROOT / "tests" / "bots" / f"{name}.py", context / f"{name}.py")
+        (context / "Dockerfile").write_text(
+            f'FROM {ADVERSARY_BASE}\nCOPY {name}.py /bot/{name}.py\nCMD ["python3", "/bot/{name}.py"]\n')
+        images[name] = f"{TEST_IMAGES}/{name}:1"
+        docker_client.images.build(path=str(context), tag=images[name], rm=True, forcerm=True)
+    return images
 
 
 def arena_containers(client: docker.DockerClient, match_id: str | None = None) -> list:

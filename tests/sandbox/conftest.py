@@ -10,5 +10,5 @@ from ..docker_fixtures import (  # noqa: F401 - fixtures
     docker_client,
     misbehaving_images,
     sample_images,
-    thinker_image,
+    test_bot_images,
 )

@@ -1,15 +1,21 @@
-"""The seat that is thinking has its core: a bot that computes while another seat is asked
-is frozen between its own turns (referee/fairness.py), and well-behaved bots are left alone."""
+"""Fair play in containers. The seat that is thinking has its core: a bot that computes while
+another seat is asked is frozen between its own turns (referee/fairness.py), and well-behaved
+bots are left alone. No container is dealt a deal twice."""
 
 from __future__ import annotations
 
+import socket
 import statistics
+import subprocess
 from pathlib import Path
 
+from referee.fairness import Cgroup
 from referee.match import run_match
 from referee.records import read_record
+from referee.sandbox import LABEL, OWNER_LABEL, sweep
 from referee.spec import parse_spec
 
+from ..referee.test_duplicate import dealt
 from .conftest import arena_containers
 
 THINK = {"startup_ms": 20000, "decision_ms": 2000, "bank_ms": 5000}
@@ -31,7 +37,8 @@ def thinker_times(tmp_path: Path, images: list[str], match_id: str) -> tuple[lis
 
 
 def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client, adversary_images,
-                                                         thinker_image, sample_images):
+                                                         test_bot_images, sample_images):
+    thinker_image = test_bot_images["thinker"]
     calm_times, calm = thinker_times(tmp_path / "calm", [thinker_image, sample_images["random"]], "fair-calm")
     spun_times, spun = thinker_times(tmp_path / "spun", [thinker_image, adversary_images["spin"]], "fair-spin")
     calm_p50, spun_p50 = statistics.median(calm_times), statistics.median(spun_times)
@@ -61,3 +68,31 @@ def test_well_behaved_bots_are_never_frozen(tmp_path, docker_client, sample_imag
     assert [t["caught"] for t in result["totals"]] == ["", "", ""], result["totals"]
     assert all(t["off_turn_ms"] > 0 for t in result["totals"]), result["totals"]  # it was watching
     assert not arena_containers(docker_client, "fair-samples")
+
+
+def test_the_sweep_removes_containers_a_dead_referee_left_frozen(docker_client, sample_images):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    container = docker_client.containers.run(
+        sample_images["random"], ["sleep", "1000"], detach=True, network_mode="none",
+        labels={LABEL: "1", OWNER_LABEL: f"{socket.gethostname()}:{dead.pid}", "arena.match": "fair-frozen"})
+    container.reload()
+    cgroup = Cgroup.of_pid(container.attrs["State"]["Pid"])
+    cgroup.freeze()
+    cgroup.close()
+    sweep()
+    assert not arena_containers(docker_client, "fair-frozen")
+
+
+def test_no_container_is_dealt_a_deal_twice(tmp_path, docker_client, test_bot_images):
+    """A duplicate match of recorders in containers: a fresh container per rotation."""
+    bots = [{"name": f"rec{i}", "image": test_bot_images["recorder"]} for i in range(3)]
+    spec = parse_spec({"match_id": "fair-deals", "game": "prohis", "games": 6, "seed": 5, "bots": bots})
+    result = run_match(spec, tmp_path)
+    for b in range(3):
+        per_process = dealt(tmp_path / f"bot{b}-rec{b}.log", result)
+        assert sorted(map(len, per_process.values())) == [2, 2, 2], per_process
+        for process, deals in per_process.items():
+            assert len(set(deals)) == len(deals), f"container {process} of bot {b} was dealt {deals}"
+    assert not any(f for g in result["games"] for f in g["failures"])
+    assert not arena_containers(docker_client, "fair-deals")
