@@ -149,7 +149,7 @@ class Match:
             players = [pb.Player(name=spec.bots[b].name, version=self._version(b)) for b in bots]
             record.header(
                 match_id=spec.match_id, game_index=g, game=spec.game, engine_version=game.version,
-                num_players=n, seed=seed, settings=spec.settings, rotation=spec.rotation(g),
+                num_players=n, seed=seed, deal=spec.deal(g), settings=spec.settings, rotation=spec.rotation(g),
                 seats=[{"seat": s, "bot": p.name, "version": p.version} for s, p in enumerate(players)],
             )
 
@@ -222,8 +222,8 @@ class Match:
             if self.seats[b].alive and not isinstance(self.seats[b], BuiltinSeat):
                 end.events.extend(encode_events(spec.game, state.log.since(s)))
             await self.seats[b].game_end(end)
-        self.results.append({"index": g, "seed": seed, "rotation": spec.rotation(g), "bots": bots,
-                             "scores": scores, "ranks": ranks, "failures": failures,
+        self.results.append({"index": g, "seed": seed, "deal": spec.deal(g), "rotation": spec.rotation(g),
+                             "bots": bots, "scores": scores, "ranks": ranks, "failures": failures,
                              "record": f"game-{g:03d}.jsonl"})
         if not gc.isenabled():  # see tune_gc
             gc.collect()
@@ -233,7 +233,7 @@ class Match:
             f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")
             for s in range(n)
         )
-        self.progress(f"game {g + 1}/{spec.games} seed {seed}: {line}")
+        self.progress(f"game {g + 1}/{spec.games} deal {spec.deal(g)}: {line}")
 
     def _version(self, b: int) -> str:
         seat = self.seats[b]

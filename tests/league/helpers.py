@@ -10,12 +10,14 @@ from arena.store import Game, Match, Store
 from ..docker_fixtures import ROOT
 
 SAMPLE_FOLDERS = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
+SECRET = "5e" * 16  # a fixed league secret: reruns and other stores deal the same cards
 
 
 def league_of_samples(store: Store, client, name: str = "l", players: int = 3, deals: int = 2,
                       **options) -> None:
-    """A Prohis league of the four Python sample bots, registered from their built images."""
-    create_league(store, name, "prohis", players, {}, ScheduleOptions(deals=deals, seed=5, **options))
+    """A Prohis league of the four Python sample bots, registered from their built images,
+    dealt from :data:`SECRET`."""
+    create_league(store, name, "prohis", players, {}, ScheduleOptions(deals=deals, **options), secret=SECRET)
     for folder in SAMPLE_FOLDERS:
         config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
         register_bot(store, name=config.name, version=config.version, image=config.tag,

@@ -120,7 +120,7 @@ def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path
             from arena.league import create_league, join_league
             from arena.league.schedule import ScheduleOptions
 
-            create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=2, seed=5, failures="exclude"))
+            create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=2, failures="exclude"))
             for label in ("random@1.0.0", "first-legal@1.0.0", "prohis-heuristic@1.0.0"):
                 join_league(store, name, label)
         if policy == "last":
