@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 import pytest
+from click.testing import CliRunner
 
+from arena.cli import main as arena
 from arena.league import LeagueError, create_league
 from arena.league.schedule import ScheduleOptions, Slot, schedule
 from arena.store import League
@@ -69,7 +71,14 @@ def test_the_plan_and_the_match_secrets_are_pinned():
 
 
 def test_a_league_gets_a_fresh_secret_unless_one_is_given(store):
-    create_league(store, "a", "prohis", 3, {}, ScheduleOptions())
+    runner = CliRunner()
+    db = ["--db", str(store.engine.url)]
+    created = runner.invoke(arena, ["league", "create", "a", "--game", "prohis", "--players", "3", *db])
+    assert created.exit_code == 0 and "3 games per match" in created.output, created.output
+    assert "over each cycle of 3 rounds" in created.output
+    guessable = runner.invoke(arena, ["league", "create", "z", "--game", "prohis", "--players", "3", "--seed", "1",
+                                      *db])
+    assert guessable.exit_code == 2 and "No such option '--seed'" in guessable.output
     create_league(store, "b", "prohis", 3, {}, ScheduleOptions())
     create_league(store, "c", "prohis", 3, {}, ScheduleOptions(), secret="AB" * 16)
     with store() as session:
