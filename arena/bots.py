@@ -227,7 +227,7 @@ def validate_bot(image: str, startup_ms: int = 15_000, decision_ms: int = 2_000,
             spec = GAMES[game]
             bots = [{"name": hello["name"] or "bot", "image": image}] + [
                 {"name": f"random-{i}", "builtin": "random"} for i in range(1, spec.min_players)]
-            match_spec = parse_spec({"match_id": f"validate-{game}", "game": game, "games": 1, "seed": 1,
+            match_spec = parse_spec({"match_id": f"validate-{game}", "game": game, "games": 1,  # no seed: fresh secret
                                      "bots": bots, "max_restarts": 0,
                                      "time": {"startup_ms": startup_ms, "decision_ms": decision_ms,
                                               "bank_ms": 5 * decision_ms}})

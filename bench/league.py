@@ -31,6 +31,7 @@ from arena.bots import load_bot_config
 from arena.league import create_league, register_bot, run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store
+from referee.spec import dev_secret
 
 from .common import Report, median
 
@@ -41,7 +42,8 @@ SAMPLES = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
 def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float], int]:
     store = open_store(f"sqlite:///{tmp}/bench.db")
     client = docker.from_env()
-    create_league(store, "bench", "prohis", 3, {}, ScheduleOptions(deals=2, seed=3))
+    # the same deals on every run, so that runs compare
+    create_league(store, "bench", "prohis", 3, {}, ScheduleOptions(deals=2), secret=dev_secret(3))
     for folder in SAMPLES:
         config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
         image = client.images.get(config.tag)  # built by `make images`

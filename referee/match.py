@@ -161,7 +161,7 @@ class Match:
             players = [pb.Player(name=spec.bots[b].name, version=self._version(b)) for b in bots]
             record.header(
                 match_id=spec.match_id, game_index=g, game=spec.game, engine_version=game.version,
-                num_players=n, seed=seed, settings=spec.settings, rotation=spec.rotation(g),
+                num_players=n, seed=seed, deal=spec.deal(g), settings=spec.settings, rotation=spec.rotation(g),
                 seats=[{"seat": s, "bot": p.name, "version": p.version} for s, p in enumerate(players)],
             )
 
@@ -242,7 +242,7 @@ class Match:
             f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")
             for s in range(n)
         )
-        self.progress(f"game {g + 1}/{spec.games} seed {seed}: {line}")
+        self.progress(f"game {g + 1}/{spec.games} deal {spec.deal(g)}: {line}")
 
     async def _bring_up(self, g: int, bots: list[int], players: list[Any],
                         fail: Callable[[int, Failure], None]) -> None:

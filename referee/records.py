@@ -1,6 +1,6 @@
 """Game records: one JSON-lines file per game.
 
-Line 1 is the header (game, settings, seed, engine version, who sits where); then one
+Line 1 is the header (game, settings, seed, deal label, engine version, who sits where); then one
 line per decision (seat, action, think time, and whether the referee's fallback made
 it); a line for each failure; the last line is the result. A record without its result
 line is a game that did not finish (the referee was killed): it does not count.

@@ -260,7 +260,7 @@ def parse_spec(data: Any) -> MatchSpec:
 
 
 def _parse_plan(raw: Any, players: int) -> tuple[tuple[str, int], ...]:
-    if raw is None:
+    if raw is None or raw == []:  # [] is how to_dict writes "no plan": result.json's spec loads again
         return ()
     if not isinstance(raw, list) or not raw:
         raise SpecError("'plan' must be a non-empty list of [deal, rotation] pairs")

@@ -25,13 +25,14 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots" / "python"
 @click.command()
 @click.option("--game", type=GAME, default="prohis", show_default=True)
 @click.option("--league", "name", help="Default: GAME-demo.")
-@click.option("--rounds", default=2, show_default=True)
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Default: the player count, one whole duplicate cycle.")
 @click.option("--jobs", "-j", default=2, show_default=True)
 @click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
               show_default=True)
 @with_store
 @league_errors
-def demo(game: str, name: str | None, rounds: int, jobs: int, runs_dir: Path, store) -> None:
+def demo(game: str, name: str | None, rounds: int | None, jobs: int, runs_dir: Path, store) -> None:
     """Enter the Python sample bots that play GAME in a league at its smallest player count,
     run it, and show the leaderboard.
 
@@ -44,9 +45,9 @@ def demo(game: str, name: str | None, rounds: int, jobs: int, runs_dir: Path, st
         with store() as session:
             get_league(session, name)
     except LeagueError:
-        create_league(store, name, game, players, {}, ScheduleOptions(deals=2, seed=1))
-        click.echo(f"created league {name}: {spec.title}, {players} per table, 2 deals x {players} rotations "
-                   "per match")
+        create_league(store, name, game, players, {}, ScheduleOptions(deals=2))
+        click.echo(f"created league {name}: {spec.title}, {players} per table, {2 * players} games per match; "
+                   f"each deal is played in all {players} rotations over a cycle of {players} rounds")
     with store() as session:
         entered = {e.bot.label for e in get_league(session, name).entries}
     for folder in sorted(p.parent for p in SAMPLES.glob("*/bot.toml")):
@@ -59,6 +60,6 @@ def demo(game: str, name: str | None, rounds: int, jobs: int, runs_dir: Path, st
             submit_bot(store, folder, name)
         elif known.label not in entered:
             join_league(store, name, known.label)
-    run_with_progress(store, name, rounds, jobs, runs_dir)
+    run_with_progress(store, name, rounds or players, jobs, runs_dir)
     click.echo()
     print_leaderboard(league_leaderboard(store, name))

@@ -23,8 +23,9 @@ def league() -> None:
 @click.option("--game", required=True, type=GAME)
 @click.option("--players", required=True, type=int, help="Players per table.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting of the game.")
-@click.option("--deals", default=1, show_default=True, help="Deals per match, each played in every rotation.")
-@click.option("--seed", default=0, show_default=True)
+@click.option("--deals", default=1, show_default=True,
+              help="Games per match = DEALS x players; each deal is played in every rotation over a cycle of "
+                   "players rounds.")
 @click.option("--decision-ms", default=1000, show_default=True)
 @click.option("--bank-ms", default=10_000, show_default=True)
 @click.option("--failures", type=click.Choice(FAILURE_POLICIES), default="last", show_default=True,
@@ -32,17 +33,16 @@ def league() -> None:
                    "are not rated.")
 @with_store
 @league_errors
-def create(name: str, game: str, players: int, overrides: tuple[str, ...], deals: int, seed: int,
-           decision_ms: int, bank_ms: int, failures: str, store) -> None:
-    """Create the league NAME."""
+def create(name: str, game: str, players: int, overrides: tuple[str, ...], deals: int, decision_ms: int,
+           bank_ms: int, failures: str, store) -> None:
+    """Create the league NAME, with a fresh secret from which its deals are drawn."""
     try:
-        options = ScheduleOptions(deals=deals, seed=seed, decision_ms=decision_ms, bank_ms=bank_ms,
-                                  failures=failures)
+        options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
     created = create_league(store, name, game, players, parse_settings(overrides), options)
     click.echo(f"league {created.name}: {game}, {players} per table, {games_per_match(players, options)} games "
-               f"per match")
+               f"per match; the luck of the deal cancels over each cycle of {players} rounds")
 
 
 @league.command()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from referee.spec import SpecError, parse_spec
+from referee.spec import SpecError, new_secret, parse_spec
 
 from .options import GAME, parse_settings
 
@@ -33,7 +33,9 @@ def parse_bot(value: str) -> dict:
               help="A seat, in order: NAME=COMMAND (a local process), NAME=builtin:random|heuristic, "
                    "or NAME=image:IMAGE (a container). Repeat for each player.")
 @click.option("--games", "num_games", default=4, show_default=True, help="Games in the match.")
-@click.option("--seed", default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Development only: deal from this public seed, reproducibly, and so guessably by any bot. "
+                   "Default: a fresh secret (kept in the records).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting.")
 @click.option("--decision-ms", default=1000, show_default=True, help="Per-decision time limit.")
 @click.option("--bank-ms", default=10000, show_default=True, help="Per-game time bank.")
@@ -41,17 +43,20 @@ def parse_bot(value: str) -> dict:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Where records go (default: runs/match-<time>).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def match(game: str, bots: tuple[str, ...], num_games: int, seed: int, overrides: tuple[str, ...],
+def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, overrides: tuple[str, ...],
           decision_ms: int, bank_ms: int, startup_ms: int, out: Path | None, as_json: bool) -> None:
     """Run a match between bots and print the results table.
 
     Seats rotate between games, and each deal is replayed in every rotation
-    (duplicate deals), so a multiple of the player count is fairest.
+    (duplicate deals, rotation by rotation), so a multiple of the player count is fairest.
+    The deals come from a fresh secret that no bot receives; result.json keeps it, so
+    the records replay every game.
     """
     match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}"
     out = out or Path("runs") / match_id
     data = {
-        "match_id": match_id, "game": game, "games": num_games, "seed": seed,
+        "match_id": match_id, "game": game, "games": num_games,
+        **({"secret": new_secret()} if seed is None else {"seed": seed}),
         "settings": parse_settings(overrides), "bots": [parse_bot(b) for b in bots],
         "time": {"startup_ms": startup_ms, "decision_ms": decision_ms, "bank_ms": bank_ms},
     }

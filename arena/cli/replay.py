@@ -29,8 +29,9 @@ def replay(record_file: Path, seat: int | None, check: bool) -> None:
     names = [f"{s['bot']}" for s in h["seats"]]
     if seat is not None and not 0 <= seat < len(names):
         raise click.BadParameter(f"seat must be 0..{len(names) - 1}", param_hint="--seat")
+    deal = f"deal {h['deal']}, " if "deal" in h else ""  # older records have no deal label
     click.echo(f"{spec.title} (engine {h['engine_version']}), match {h['match_id']} game {h['game_index']}, "
-               f"seed {h['seed']}")
+               f"{deal}seed {h['seed']}")
     click.echo("seats: " + ", ".join(f"{i}={n}" for i, n in enumerate(names)))
     for f in record.failures:
         click.echo(f"!! {names[f['seat']]} failed: {f['reason']} ({f['detail']})")

@@ -31,7 +31,8 @@ def show_match(match_id: int, store) -> None:
             raise click.ClickException(f"no match {match_id}")
         league = session.get(League, match.league_id)
         names = _labels(session, match.bots)
-        click.echo(f"match {match.id}: league {league.name} ({league.game}), round {match.round}, seed {match.seed}")
+        click.echo(f"match {match.id}: league {league.name} ({league.game}), round {match.round} "
+                   f"(cycle {match.round // league.players})")
         click.echo(f"bots: {', '.join(names[b] for b in match.bots)}; restarts: {match.restarts}")
         click.echo(f"records: {match.record_dir}")
         click.echo(f"played {match.started_at:%Y-%m-%d %H:%M:%S} - {match.finished_at:%H:%M:%S}")
@@ -39,7 +40,7 @@ def show_match(match_id: int, store) -> None:
             seats = ", ".join(f"{names[b]} {game.scores[s]} (#{game.ranks[s]})"
                               + (f" [{game.failures[s]}]" if game.failures[s] else "")
                               for s, b in enumerate(game.seats))
-            click.echo(f"  game {game.id} (#{game.index}, seed {game.seed}): {seats}")
+            click.echo(f"  game {game.id} (#{game.index}, deal {game.deal}): {seats}")
 
 
 @show.command("game")
@@ -53,7 +54,7 @@ def show_game(game_id: int, log: bool, store) -> None:
         if game is None:
             raise click.ClickException(f"no game {game_id}")
         names = _labels(session, game.seats)
-        click.echo(f"game {game.id}: match {game.match_id}, index {game.index}, seed {game.seed}")
+        click.echo(f"game {game.id}: match {game.match_id}, index {game.index}, deal {game.deal}, seed {game.seed}")
         for seat, bot in enumerate(game.seats):
             failure = f"  failed: {game.failures[seat]}" if game.failures[seat] else ""
             click.echo(f"  seat {seat}: {names[bot]:<24} score {game.scores[seat]:>8}  "

@@ -19,11 +19,12 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from referee.games import GameError, get_game
+from referee.spec import SpecError, check_secret, new_secret
 
 from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
 from .executor import MatchJob, run_jobs
 from .ratings import ENV, RatedGame, rate
-from .schedule import ScheduleOptions, games_per_match, schedule
+from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 
 
 class LeagueError(Exception):
@@ -32,19 +33,23 @@ class LeagueError(Exception):
 
 # -- leagues and entrants ----------------------------------------------------------------------
 def create_league(store: Store, name: str, game: str, players: int, settings: dict[str, Any],
-                  options: ScheduleOptions) -> League:
+                  options: ScheduleOptions, secret: str | None = None) -> League:
+    """A new league. Its deals and bot seeds derive from ``secret`` (hex, at least 128 bits);
+    by default a fresh one from the operating system. Give one only to make a league
+    reproducible (tests): whoever knows it knows every deal."""
     try:
         spec = get_game(game)
         spec.check_players(players)
         full_settings = spec.settings.from_mapping(settings).to_dict()
         spec.new_game(players, 0, full_settings)  # some settings must also fit the player count
-    except GameError as exc:
+        secret = new_secret() if secret is None else check_secret(secret, "the league's secret")
+    except (GameError, SpecError) as exc:
         raise LeagueError(str(exc)) from None
     with store() as session, session.begin():
         if session.scalar(select(League).where(League.name == name)):
             raise LeagueError(f"a league named {name!r} exists already")
         league = League(name=name, game=spec.name, players=players, settings=full_settings,
-                        schedule=options.to_dict())
+                        schedule=options.to_dict(), secret=secret)
         session.add(league)
     return league
 
@@ -139,12 +144,13 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                               f"{league.players} per table")
         options = ScheduleOptions.from_dict(league.schedule)
         done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league.id))}
-        league_id, game, players, settings = league.id, league.game, league.players, league.settings
-    slots = schedule(list(entrants), players, rounds, options)
+        league_id, game, players, settings, secret = (league.id, league.game, league.players, league.settings,
+                                                      league.secret)
+    slots = schedule(list(entrants), players, rounds)
     todo = [s for s in slots if (s.round, s.key) not in done]
     if on_start:
         on_start(len(todo) * games_per_match(players, options))
-    jobs_list = [MatchJob(slot=s, spec=_match_spec(name, game, settings, players, s, entrants, options),
+    jobs_list = [MatchJob(slot=s, spec=_match_spec(name, game, settings, secret, s, entrants, options),
                           out_dir=runs_dir / name / f"r{s.round}-{s.key.replace(',', '-')}" / _attempt())
                  for s in todo]
     games_run = failures = 0
@@ -174,15 +180,16 @@ def _attempt() -> str:
     return f"attempt-{os.getpid()}-{time.time_ns()}"
 
 
-def _match_spec(league: str, game: str, settings: dict[str, Any], players: int, slot: Any,
+def _match_spec(league: str, game: str, settings: dict[str, Any], league_secret: str, slot: Slot,
                 entrants: dict[int, Bot], options: ScheduleOptions) -> dict[str, Any]:
+    deal_secret, bot_secret = slot.secrets(league_secret)
     return {
         "match_id": f"{league}-r{slot.round}-{slot.key.replace(',', '-')}",
         "game": game,
         "settings": settings,
-        "games": games_per_match(players, options),
-        "seed": slot.seed,
-        "duplicate": True,
+        "secret": deal_secret,
+        "bot_secret": bot_secret,
+        "plan": slot.plan(options.deals),
         "bots": [{"name": entrants[b].label, "version": entrants[b].version, "image": entrants[b].image}
                  for b in slot.table],
         "time": {"startup_ms": options.startup_ms, "decision_ms": options.decision_ms,
@@ -196,13 +203,13 @@ def _store_match(store: Store, league_id: int, job: MatchJob, result: dict[str, 
     table = list(job.slot.table)
     try:
         with store() as session, session.begin():
-            match = Match(league_id=league_id, round=job.slot.round, table=job.slot.key, seed=job.slot.seed,
-                          bots=table, record_dir=str(job.out_dir),
-                          restarts=[t["restarts"] for t in result["totals"]], started_at=job.started_at)
+            match = Match(league_id=league_id, round=job.slot.round, table=job.slot.key, bots=table,
+                          record_dir=str(job.out_dir), restarts=[t["restarts"] for t in result["totals"]],
+                          started_at=job.started_at)
             session.add(match)
             session.flush()
             for g in result["games"]:
-                session.add(Game(match_id=match.id, index=g["index"], seed=g["seed"],
+                session.add(Game(match_id=match.id, index=g["index"], seed=str(g["seed"]), deal=g["deal"],
                                  seats=[table[b] for b in g["bots"]], scores=g["scores"], ranks=g["ranks"],
                                  failures=g["failures"], record_path=str(job.out_dir / g["record"])))
     except IntegrityError:

@@ -1,10 +1,19 @@
-"""The schedule of a league: round robin over every table of k entrants.
+"""The schedule of a league: round robin over every table of k entrants, in duplicate cycles.
 
-Each table plays one match per round. A match covers every seat rotation, and its
-deals are duplicated: the same seed is replayed in each of the k rotations, so every
-entrant plays every hand from every seat and the luck of the deal cancels out.
-Everything is derived from the league's seed, so the schedule is the same on every run:
-a match is identified by (round, table) and its seed never changes.
+Each table plays one match per round, of G = k × deals games. Rounds come in *cycles* of k
+(k = players per table): in round r, game i of table T's match plays deal i of (T, cycle
+r // k) in seat rotation (i + r) mod k. Hence:
+
+- every match puts every entrant in every seat ``deals`` times;
+- over a cycle, each of the table's G deals is played once in each of the k rotations, so
+  every entrant plays every hand from every seat and the luck of the deal cancels;
+- the games of a match all have distinct deals, so a bot's container (one per bot per
+  match) never sees a deal twice (ACPC's duplicate rule).
+
+Deals and bot seeds come from the league's secret (see :mod:`referee.spec`): a match's deals
+from ``derive_secret(league secret, "deals", table, cycle)``, shared by the k matches of the
+cycle, and its bots' seeds from ``derive_secret(league secret, "bots", round, table)``. The
+schedule is the same on every run: a match is identified by (round, table).
 """
 
 from __future__ import annotations
@@ -13,19 +22,14 @@ import dataclasses
 import itertools
 from typing import Any
 
-import hashlib
-
-
-def derive_seed(*parts: Any) -> int:  # placeholder until the league derives from its secret
-    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:4], "big") & 0x7FFF_FFFF
+from referee.spec import derive_secret
 
 FAILURE_POLICIES = ("last", "exclude")
 
 
 @dataclasses.dataclass(frozen=True)
 class ScheduleOptions:
-    deals: int = 1  # distinct deals per match; each is played in all k rotations
-    seed: int = 0
+    deals: int = 1  # games per match = deals x players; each deal is played in all rotations over a cycle
     decision_ms: int = 1000
     bank_ms: int = 10_000
     startup_ms: int = 15_000
@@ -43,6 +47,7 @@ class ScheduleOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScheduleOptions:
+        # leagues made before migration 0002 also hold a "seed": their deals now come from the league's secret
         return cls(**{k: v for k, v in data.items() if k in {f.name for f in dataclasses.fields(cls)}})
 
     def to_dict(self) -> dict[str, Any]:
@@ -55,23 +60,32 @@ class Slot:
 
     round: int
     table: tuple[int, ...]  # bot ids, sorted
-    seed: int
     order: int  # position in the schedule: the order in which results are rated
 
     @property
     def key(self) -> str:
         return ",".join(map(str, self.table))
 
+    @property
+    def cycle(self) -> int:
+        """The table's duplicate cycle: k consecutive rounds that play the same deals."""
+        return self.round // len(self.table)
 
-def schedule(bot_ids: list[int], players: int, rounds: int, options: ScheduleOptions) -> list[Slot]:
+    def plan(self, deals: int) -> list[tuple[str, int]]:
+        """(deal label, rotation) of each game: distinct deals, every rotation ``deals`` times."""
+        k = len(self.table)
+        return [(f"c{self.cycle}d{i}", (i + self.round) % k) for i in range(k * deals)]
+
+    def secrets(self, league_secret: str) -> tuple[str, str]:
+        """The match's deal secret (one per table and cycle) and bot secret (one per match)."""
+        return (derive_secret(league_secret, "deals", self.key, self.cycle),
+                derive_secret(league_secret, "bots", self.round, self.key))
+
+
+def schedule(bot_ids: list[int], players: int, rounds: int) -> list[Slot]:
     """Every match of rounds 0..rounds-1, in a fixed order."""
     tables = list(itertools.combinations(sorted(bot_ids), players))
-    slots = []
-    for r in range(rounds):
-        for table in tables:
-            key = ",".join(map(str, table))
-            slots.append(Slot(r, table, derive_seed(options.seed, "match", r, key), len(slots)))
-    return slots
+    return [Slot(r, table, r * len(tables) + t) for r in range(rounds) for t, table in enumerate(tables)]
 
 
 def games_per_match(players: int, options: ScheduleOptions) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -64,17 +64,35 @@ def open_store(url: str | None = None, migrate: bool = True) -> Store:
     try:
         with engine.connect() as connection:
             if migrate:
-                config = Config()
-                config.set_main_option("script_location", str(MIGRATIONS))
-                config.attributes["connection"] = connection
-                command.upgrade(config, "head")
-                connection.commit()
+                _upgrade(connection)
     except OperationalError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
         raise StoreError(f"cannot reach the database at {shown}: {reason}") from None
     except SQLAlchemyError as exc:
         raise StoreError(f"the database at {shown} cannot be used: {exc}") from None
     return Store(engine)
+
+
+def _upgrade(connection: Connection) -> None:
+    """Brings the schema to the newest migration, in one transaction."""
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # SQLite cannot alter a column: migrations copy the table and drop the old one, which
+        # fails while other tables refer to it with foreign keys enforced (Alembic's "batch"
+        # advice). The pragma only takes effect outside a transaction: before and after this one.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+    if sqlite:
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if broken:
+            connection.rollback()
+            raise StoreError(f"migrating the database would break {len(broken)} reference(s), e.g. {broken[0]}")
+    connection.commit()
+    if sqlite:
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -51,8 +51,10 @@ class League(Base):
     game: Mapped[str] = mapped_column(String(32))
     players: Mapped[int] = mapped_column(Integer)
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)  # the game's settings, complete
-    # deals, seed, time control, failure policy: see arena.league.schedule.ScheduleOptions
+    # deals, time control, failure policy: see arena.league.schedule.ScheduleOptions
     schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # hex, >= 128 bits: every deal and bot seed of the league derives from it; never sent to a bot
+    secret: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.bot_id")
@@ -82,7 +84,6 @@ class Match(Base):
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
     round: Mapped[int] = mapped_column(Integer)
     table: Mapped[str] = mapped_column(String(256))  # the entrants' bot ids, sorted: "3,5,9"
-    seed: Mapped[int] = mapped_column(Integer)
     bots: Mapped[list[Any]] = mapped_column()  # bot ids in match order (seat rotation base)
     record_dir: Mapped[str] = mapped_column(String(1024))
     restarts: Mapped[list[Any]] = mapped_column(default=list)
@@ -99,7 +100,9 @@ class Game(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
     index: Mapped[int] = mapped_column(Integer)
-    seed: Mapped[int] = mapped_column(Integer)
+    # the engine's seed in decimal: 128 bits do not fit an SQL INTEGER
+    seed: Mapped[str] = mapped_column(String(40))
+    deal: Mapped[str] = mapped_column(String(64))  # the same label in a table's cycle: the same cards
     seats: Mapped[list[Any]] = mapped_column()  # bot ids by seat
     scores: Mapped[list[Any]] = mapped_column()
     ranks: Mapped[list[Any]] = mapped_column()  # 1 is best; failed seats last

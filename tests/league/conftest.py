@@ -8,6 +8,8 @@ from arena.store import open_store
 
 from ..docker_fixtures import ROOT, docker_client, misbehaving_images, sample_images  # noqa: F401 - fixtures
 
+pytest.register_assert_rewrite("tests.league.helpers")  # its checks explain their failures too
+
 
 @pytest.fixture
 def db_url(tmp_path) -> str:

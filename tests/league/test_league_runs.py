@@ -10,16 +10,19 @@ import signal
 import subprocess
 import sys
 import time
+from collections import defaultdict
+from pathlib import Path
 
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from arena.cli import main as arena
 from arena.league import leaderboard, rebuild_ratings, register_bot, run_league
+from arena.league.schedule import Slot
 from arena.store import Game, Match, Rating
 
 from ..docker_fixtures import ROOT, arena_containers
-from .helpers import league_of_samples, stored_games
+from .helpers import SAMPLE_FOLDERS, SECRET, league_of_samples, stored_games
 
 
 def prob_better(a: dict, b: dict) -> float:
@@ -36,6 +39,9 @@ def test_a_league_of_four_sample_bots_completes_and_is_rated(store, sample_image
     with store() as session:
         assert session.scalar(select(func.count(Match.id))) == 8
         assert session.scalar(select(func.count(Game.id))) == 48
+    with store() as session:  # no container sees a deal twice: a match's games all deal differently
+        for match in session.scalars(select(Match)):
+            assert len({g.seed for g in match.games}) == 6, f"match {match.id}: {[g.deal for g in match.games]}"
     board = {row["bot"]: row for row in leaderboard(store, "l")}
     assert all(row["games"] == 36 and row["failure_rate"] == 0 for row in board.values())
     # Stated confidence: the posteriors give the heuristic a better skill than random with
@@ -75,6 +81,38 @@ def test_a_league_of_four_sample_bots_completes_and_is_rated(store, sample_image
     assert shown.exit_code == 0 and "seat 0:" in shown.output and "replay check: the engine reproduces" in shown.output
     assert runner.invoke(arena, ["show", "game", "99999", *db]).output.strip().endswith("no game 99999")
     assert not arena_containers(docker_client)
+
+
+def test_a_cycle_plays_each_deal_in_every_rotation_and_a_match_never_repeats_one(store, sample_images,
+                                                                                  docker_client, tmp_path):
+    """One table of three bots, one cycle (3 rounds): each match has 3 distinct deals, one per
+    rotation; over the cycle each deal is played in all 3 rotations by the same table."""
+    league_of_samples(store, docker_client, name="cycle", deals=1, folders=SAMPLE_FOLDERS[:3])
+    summary = run_league(store, "cycle", rounds=3, jobs=2, runs_dir=tmp_path / "runs")
+    assert (summary.matches_run, summary.games_run, summary.failures) == (3, 9, 0)
+    rotations: dict[tuple[str, str], list[int]] = defaultdict(list)  # (deal, seed) -> rotations played
+    with store() as session:
+        matches = session.scalars(select(Match).order_by(Match.round)).all()
+        assert [m.round for m in matches] == [0, 1, 2] and len({m.table for m in matches}) == 1
+        for match in matches:
+            # the bots' containers lived for the match (no restarts), and saw 3 different deals
+            assert match.restarts == [0, 0, 0]
+            assert len({g.seed for g in match.games}) == 3, [g.deal for g in match.games]
+            played = [match.bots.index(g.seats[0]) for g in match.games]  # seat 0's bot gives the rotation
+            assert sorted(played) == [0, 1, 2], f"round {match.round}: rotations {played}"
+            for game, rotation in zip(match.games, played, strict=True):
+                rotations[game.deal, game.seed].append(rotation)
+    assert sorted(deal for deal, _ in rotations) == ["c0d0", "c0d1", "c0d2"]
+    assert all(sorted(r) == [0, 1, 2] for r in rotations.values()), dict(rotations)
+    # each match's records keep its own deal secret, derived from the league's secret, which
+    # itself stays in the store: no file of the runs holds it
+    table = tuple(int(b) for b in matches[1].table.split(","))
+    result = json.loads((Path(matches[1].record_dir) / "result.json").read_text())
+    assert result["spec"]["secret"] == Slot(1, table, 0).secrets(SECRET)[0]
+    files = [p for p in (tmp_path / "runs").rglob("*") if p.is_file()]
+    assert files and not [p for p in files if SECRET.encode() in p.read_bytes()]
+    shown = CliRunner().invoke(arena, ["show", "match", str(matches[2].id), "--db", str(store.engine.url)])
+    assert "round 2 (cycle 0)" in shown.output and "deal c0d2" in shown.output, shown.output
 
 
 def test_resume_after_kill_9_at_random_points(db_url, tmp_path, sample_images, docker_client):
@@ -120,7 +158,7 @@ def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path
             from arena.league import create_league, join_league
             from arena.league.schedule import ScheduleOptions
 
-            create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=2, seed=5, failures="exclude"))
+            create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=2, failures="exclude"))
             for label in ("random@1.0.0", "first-legal@1.0.0", "prohis-heuristic@1.0.0"):
                 join_league(store, name, label)
         if policy == "last":

@@ -1,33 +1,43 @@
 """The store on a real PostgreSQL server (scripts/postgres-up.sh, run by `make test`):
-the same league gives the same stored games and ratings as on SQLite."""
+the same league gives the same stored games and ratings as on SQLite, and a store made by an
+older Arena is upgraded in place."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
 from arena.league import leaderboard, run_league
 from arena.store import StoreError, open_store
+from arena.store.models import Base
 
-from .helpers import league_of_samples, stored_games
+from .helpers import check_0001_store_upgraded, create_0001_store, league_of_samples, stored_games
 
 PG_URL = os.environ.get("ARENA_TEST_PG_URL", "postgresql+psycopg://arena:arena@127.0.0.1:5432/arena_test")
 
 
 @pytest.fixture
-def pg_store():
+def pg_url() -> str:
+    """The test database, emptied."""
     engine = create_engine(PG_URL)
     try:
-        with engine.begin() as connection:  # a clean database for each test
+        with engine.begin() as connection:
             connection.execute(text("DROP SCHEMA public CASCADE"))
             connection.execute(text("CREATE SCHEMA public"))
     except Exception as exc:
         pytest.fail(f"these tests need PostgreSQL at {PG_URL}: run scripts/postgres-up.sh as root ({exc})")
     finally:
         engine.dispose()
-    return open_store(PG_URL)
+    return PG_URL
+
+
+@pytest.fixture
+def pg_store(pg_url):
+    return open_store(pg_url)
 
 
 def test_a_league_on_postgresql_equals_the_same_league_on_sqlite(pg_store, tmp_path, docker_client,
@@ -39,6 +49,15 @@ def test_a_league_on_postgresql_equals_the_same_league_on_sqlite(pg_store, tmp_p
         assert summary.games_run == 24
     assert stored_games(pg_store) == stored_games(lite)
     assert leaderboard(pg_store, "l") == leaderboard(lite, "l")
+
+
+def test_a_0001_store_is_upgraded_without_losing_data(pg_url):
+    create_0001_store(pg_url)
+    store = open_store(pg_url)
+    check_0001_store_upgraded(store)
+    with store.engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert diff == []
 
 
 def test_a_wrong_password_is_named(pg_store):

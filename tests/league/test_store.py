@@ -14,6 +14,8 @@ from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, League, StoreError, open_store
 from arena.store.models import Base
 
+from .helpers import check_0001_store_upgraded, create_0001_store
+
 
 def test_migrations_build_exactly_the_models(store):
     with store.engine.connect() as connection:
@@ -21,9 +23,22 @@ def test_migrations_build_exactly_the_models(store):
     assert diff == []
 
 
-def test_sqlite_runs_in_wal_mode(store):
+def test_sqlite_runs_in_wal_mode_with_foreign_keys_enforced(store):
     with store.engine.connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1  # on again after migrating
+
+
+def test_a_0001_store_is_upgraded_without_losing_data(tmp_path):
+    url = f"sqlite:///{tmp_path}/old.db"
+    create_0001_store(url)
+    store = open_store(url)
+    check_0001_store_upgraded(store)
+    with store.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert connection.execute(text("PRAGMA foreign_key_check")).all() == []
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert diff == []
 
 
 def test_reopening_is_idempotent(db_url):

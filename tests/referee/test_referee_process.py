@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from arena.cli import main as arena
 from referee.games import GAMES
+from referee.spec import dev_secret
 
 from .helpers import HEURISTIC_BOT, MISBEHAVE, RANDOM_BOT, ROOT
 
@@ -146,7 +147,9 @@ def test_arena_match_prints_a_results_table(tmp_path):
     table = result.output.split("bot ", 1)[1]
     assert "heur" in table and "rand" in table and "inproc" in table
     assert "mean rank" in result.output and "failures" in result.output
-    assert (tmp_path / "result.json").exists()
+    spec = json.loads((tmp_path / "result.json").read_text())["spec"]
+    assert (spec["seed"], spec["secret"]) == (4, dev_secret(4))  # --seed: a public, development-only secret
+    assert "Development only" in CliRunner().invoke(arena, ["match", "--help"]).output
 
 
 def test_arena_match_bad_input(tmp_path):
