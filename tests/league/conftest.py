@@ -6,7 +6,14 @@ import pytest
 
 from arena.store import open_store
 
-from ..docker_fixtures import ROOT, docker_client, misbehaving_images, sample_images  # noqa: F401 - fixtures
+from ..docker_fixtures import (  # noqa: F401 - fixtures
+    ROOT,
+    adversary_images,
+    docker_client,
+    misbehaving_images,
+    sample_images,
+    test_bot_images,
+)
 
 pytest.register_assert_rewrite("tests.league.helpers")  # its checks explain their failures too
 

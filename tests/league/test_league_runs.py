@@ -17,11 +17,12 @@ from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from arena.cli import main as arena
-from arena.league import leaderboard, rebuild_ratings, register_bot, run_league
-from arena.league.schedule import Slot
+from arena.league import create_league, leaderboard, rebuild_ratings, register_bot, run_league
+from arena.league.schedule import ScheduleOptions, Slot
 from arena.store import Game, Match, Rating
 
 from ..docker_fixtures import ROOT, arena_containers
+from ..referee.test_duplicate import dealt
 from .helpers import SAMPLE_FOLDERS, SECRET, league_of_samples, stored_games
 
 
@@ -113,6 +114,32 @@ def test_a_cycle_plays_each_deal_in_every_rotation_and_a_match_never_repeats_one
     assert files and not [p for p in files if SECRET.encode() in p.read_bytes()]
     shown = CliRunner().invoke(arena, ["show", "match", str(matches[2].id), "--db", str(store.engine.url)])
     assert "round 2 (cycle 0)" in shown.output and "deal c0d2" in shown.output, shown.output
+
+
+def test_a_bot_is_never_dealt_a_deal_twice_in_a_league(store, test_bot_images, docker_client, tmp_path):
+    """Four recorders, every table of three, a whole cycle: each container (it prints every
+    game it is dealt) was dealt distinct deals, though every deal comes round three times."""
+    create_league(store, "dealt", "prohis", 3, {}, ScheduleOptions(deals=2), secret=SECRET)
+    for i in range(4):
+        register_bot(store, name=f"rec{i}", version="1", image=test_bot_images["recorder"], image_digest="",
+                     language="python", author="tests", games=[], league="dealt")
+    summary = run_league(store, "dealt", rounds=3, jobs=2, runs_dir=tmp_path / "runs")
+    assert (summary.matches_run, summary.games_run, summary.failures) == (12, 72, 0)
+    containers: dict[str, list[tuple[str, str]]] = {}  # container -> (table, deal) of each game it was dealt
+    deals_played: dict[tuple[str, str], int] = defaultdict(int)
+    for result_path in (tmp_path / "runs").rglob("result.json"):
+        result = json.loads(result_path.read_text())
+        table = result["match_id"].split("-", 2)[2]
+        for game in result["games"]:
+            deals_played[table, game["deal"]] += 1
+        for b in range(3):
+            for container, deals in dealt(next(result_path.parent.glob(f"bot{b}-*.log")), result).items():
+                containers.setdefault(container, []).extend((table, d) for d in deals)
+    assert len(containers) == 12 * 3 and all(len(d) == 6 for d in containers.values()), containers
+    repeated = {c: d for c, d in containers.items() if len(set(d)) != len(d)}
+    assert not repeated, repeated
+    assert set(deals_played.values()) == {3}, deals_played  # each deal in all three rotations
+    assert not arena_containers(docker_client)
 
 
 def test_resume_after_kill_9_at_random_points(db_url, tmp_path, sample_images, docker_client):
