@@ -17,7 +17,7 @@ def league_of_samples(store: Store, client, name: str = "l", players: int = 3, d
     """A Prohis league of the four Python sample bots, registered from their built images."""
     create_league(store, name, "prohis", players, {}, ScheduleOptions(deals=deals, seed=5, **options))
     for folder in SAMPLE_FOLDERS:
-        config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
+        config = load_bot_config(ROOT / "sample_bots" / "python" / folder, root=ROOT / "sample_bots" / "python")
         register_bot(store, name=config.name, version=config.version, image=config.tag,
                      image_digest=client.images.get(config.tag).id, language=config.language,
                      author=config.author, games=list(config.games), league=name)
