@@ -113,7 +113,8 @@ def test_validate_accepts_the_sample_bots(sample_images):
     from referee.games import GAMES
 
     for folder, image in sample_images.items():
-        claimed = load_bot_config(ROOT / "sample_bots" / "python" / folder).games
+        kit = ROOT / "sample_bots" / "python"
+        claimed = load_bot_config(kit / folder, root=kit).games
         result = validate_bot(image)
         assert result.ok, result.summary()
         assert result.hello["protocol_version"] == 1
