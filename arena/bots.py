@@ -17,11 +17,12 @@ tagged by name and version, then validated by playing it.
 A build reads nothing outside the bot folder (or the wider ``root`` that whoever runs the
 build, never bot.toml, may give: the sample bots share their kit this way), and runs in a
 sandbox of its own (:class:`BuildLimits`): no network, and limits on memory, processes, CPU
-and file size for every RUN step. RUN steps run as the Dockerfile's USER, root if it says so.
-That is root in a container with Docker's default capabilities and seccomp profile, no network,
-those limits and the build's time cap: what any untrusted ``docker build`` gets. Hosts that
-build bots from strangers should also remap root (dockerd ``--userns-remap``). An image is
-tagged only once it passes every check; a failed or refused build removes the images it made.
+and file size for every RUN step. RUN steps run as the user the Dockerfile is at: the base
+image's, or root after ``USER root``. That root is root in a container with Docker's default
+capabilities and seccomp profile, no network, those limits and the build's time cap: what
+any untrusted ``docker build`` gets, and what package installs need. Hosts that build bots
+from strangers should also remap root (dockerd ``--userns-remap``). An image is tagged only
+once it passes every check; a failed or refused build removes the images it made.
 """
 
 from __future__ import annotations
@@ -204,6 +205,7 @@ def build_bot(
     labels = {"arena.bot.name": config.name, "arena.bot.version": config.version,
               "arena.bot.language": config.language, "arena.bot.author": config.author,
               "arena.bot.games": ",".join(config.games)}
+    dockerfile = str(config.dockerfile.relative_to(config.context))
     api = docker.from_env().api  # the build's own, closed below: the daemon cancels a build whose client is gone
     log: list[str] = []
     made: list[str] = []  # the ids of the images the build says it made
@@ -214,10 +216,10 @@ def build_bot(
         try:
             with _build_cgroup(client, limits.pids) as cgroup:
                 api.params = limits.engine_params(cgroup)  # sent with every request of this client
-                stream = api.build(path=str(config.context), dockerfile=str(config.dockerfile.relative_to(
-                                       config.context)), buildargs=buildargs, labels=labels, rm=True,
-                                   forcerm=True, decode=True, pull=False, timeout=max(1, int(timeout)),
-                                   network_mode="none", container_limits=limits.container_limits(),
+                stream = api.build(path=str(config.context), dockerfile=dockerfile, buildargs=buildargs,
+                                   labels=labels, rm=True, forcerm=True, decode=True, pull=False,
+                                   timeout=max(1, int(timeout)), network_mode="none",
+                                   container_limits=limits.container_limits(),
                                    use_config_proxy=False)  # no proxy settings of the host in the build
                 for chunk in stream:
                     for line in chunk.get("stream", "").splitlines():
