@@ -15,14 +15,15 @@ tagged by name and version, then validated by playing it.
     args = { KEY = "value" }       # build arguments
 
 A build reads nothing outside the bot folder (or the wider ``root`` that whoever runs the
-build, never bot.toml, may give: the sample bots share their kit this way), and runs in a
-sandbox of its own (:class:`BuildLimits`): no network, and limits on memory, processes, CPU
-and file size for every RUN step. RUN steps run as the user the Dockerfile is at: the base
-image's, or root after ``USER root``. That root is root in a container with Docker's default
-capabilities and seccomp profile, no network, those limits and the build's time cap: what
-any untrusted ``docker build`` gets, and what package installs need. Hosts that build bots
-from strangers should also remap root (dockerd ``--userns-remap``). An image is tagged only
-once it passes every check; a failed or refused build removes the images it made.
+build, never bot.toml, may give: the sample bots share their kit this way) and its base
+image, and runs in a sandbox of its own (:class:`BuildLimits`): no network (no ADD of a URL,
+no image pulled, no bot's image read), and limits on memory, processes, CPU and file size for
+every RUN step. RUN steps run as the user the Dockerfile is at: the base image's, or root
+after ``USER root``. That root is root in a container with Docker's default capabilities and
+seccomp profile, no network, those limits and the build's time cap: what any untrusted
+``docker build`` gets, and what package installs need. Hosts that build bots from strangers
+should also remap root (dockerd ``--userns-remap``). An image is tagged only once it passes
+every check; a failed or refused build removes the images it made.
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def build_bot(
                            "run `make images`") from None
         buildargs["BASE"] = base.tag
     _check_context(config)
-    _check_dockerfile(config)
+    _check_dockerfile(client, config, buildargs)
     labels = {"arena.bot.name": config.name, "arena.bot.version": config.version,
               "arena.bot.language": config.language, "arena.bot.author": config.author,
               "arena.bot.games": ",".join(config.games)}
@@ -302,22 +303,73 @@ def _check_context(config: BotConfig) -> None:
                 raise BotError(f"{shown!r} is not a file, a folder or a symlink; a bot folder holds nothing else")
 
 
-def _check_dockerfile(config: BotConfig) -> None:
-    """Refuses an ADD of a URL: the Docker engine downloads it itself, with the host's network,
-    outside the build's sandbox (it reached the host's own services)."""
+def _check_dockerfile(client: docker.DockerClient, config: BotConfig, buildargs: dict[str, str]) -> None:
+    """Refuses what would bring into the build anything but the bot folder and its base image:
+    an ADD of a URL (the Docker engine downloads it itself, with the host's own network), and a
+    FROM or COPY --from of a bot's image (a RUN step would print its files into the build log,
+    which goes back to the author) or of an image not on this engine (the engine would pull it)."""
+    meta: dict[str, str] = {}  # the ARGs before the first FROM: FROM may use them
+    stages: list[str] = []  # the stages so far, by number and by name
+    froms = 0
     for number, keyword, args in _instructions(config.dockerfile.read_text(errors="replace")):
-        if keyword != "ADD":
-            continue
-        try:
-            words = json.loads(args) if args.startswith("[") else args.split()
-        except ValueError:
-            words = args.split()
-        sources = [str(w) for w in words if not str(w).startswith("--")][:-1]
-        for source in sources:
-            if REMOTE_SOURCE.search(source):
-                raise BotError(f"{config.dockerfile.name}, line {number}: ADD {source!r} is refused: ADD "
-                               "downloads a URL (which a variable may hold) with the Docker engine's own "
-                               "network. Bot builds are offline: put the file in the bot folder and COPY it")
+        where = f"{config.dockerfile.name}, line {number}"
+        words = _words(args)
+        if keyword == "ARG" and not froms:
+            for word in words:
+                name, _, default = word.partition("=")
+                meta[name] = buildargs.get(name, default.strip("\"'"))
+        elif keyword == "FROM" and (refs := [w for w in words if not w.startswith("--")]):
+            image, *alias = refs  # FROM [--platform=...] image [AS name]
+            image = _expand(image, meta)
+            if image.lower() not in stages + ["scratch"]:
+                _check_image(client, where, "FROM", image)
+            stages += [str(froms), *(name.lower() for name in alias[1:2])]
+            froms += 1
+        elif keyword == "COPY":
+            for source in (w.removeprefix("--from=") for w in words if w.startswith("--from=")):
+                if source.lower() not in stages:
+                    _check_image(client, where, "COPY --from", source)
+        elif keyword == "ADD":
+            for source in [w for w in words if not w.startswith("--")][:-1]:
+                if REMOTE_SOURCE.search(source):
+                    raise BotError(f"{where}: ADD {source!r} is refused: ADD downloads a URL (which a variable "
+                                   "may hold) with the Docker engine's own network. Bot builds are offline: "
+                                   "put the file in the bot folder and COPY it")
+
+
+def _check_image(client: docker.DockerClient, where: str, what: str, image: str) -> None:
+    try:
+        labels = client.api.inspect_image(image)["Config"].get("Labels") or {}
+    except docker.errors.APIError:
+        raise BotError(f"{where}: {what} {image!r} is not an image on this Docker engine, and bot builds are "
+                       "offline: start from the base image that Arena passes as the BASE build argument") from None
+    if labels.get("arena.bot.name"):
+        raise BotError(f"{where}: {what} {image!r} is refused: it is the image of the bot "
+                       f"{labels['arena.bot.name']!r}, and a build may read no bot's image")
+
+
+def _words(args: str) -> list[str]:
+    """An instruction's arguments, in JSON or shell form."""
+    if args.startswith("["):
+        with contextlib.suppress(ValueError):
+            words = json.loads(args)
+            if isinstance(words, list):
+                return [str(w) for w in words]
+    return args.split()
+
+
+def _expand(word: str, variables: dict[str, str]) -> str:
+    """``$VAR``, ``${VAR}``, ``${VAR:-default}`` and ``${VAR:+alternative}``, as Docker expands them."""
+    def value(match: re.Match[str]) -> str:
+        name, operator, other = match[1] or match[4], match[2], match[3]
+        current = variables.get(name, "")
+        if operator == "-":
+            return current or other
+        if operator == "+":
+            return other if current else ""
+        return current
+
+    return re.sub(r"\$(?:\{(\w+)(?::([-+])([^}]*))?\}|(\w+))", value, word)
 
 
 def _instructions(text: str) -> Iterator[tuple[int, str, str]]:

@@ -4,6 +4,7 @@ clear message, and a refused or failed build leaves nothing on the host."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import ipaddress
 import os
@@ -102,6 +103,42 @@ def test_add_of_a_url_is_refused_before_the_engine_fetches_it(add, tmp_path, doc
     assert re.search(r"Dockerfile, line \d+: ADD .* is refused", message), message
     assert "Bot builds are offline" in message
     assert Recorder.requests == [] and SECRET not in message
+
+
+# -- nothing but the bot folder and its base image ---------------------------------------------
+@pytest.mark.parametrize("dockerfile, expected", [
+    ("FROM {random}\nRUN cat /bot/bot.py\n",
+     "Dockerfile, line 1: FROM '{random}' is refused: it is the image of the bot 'random'"),
+    ("ARG BASE\nFROM ${{BASE}}\nCOPY --from={random} /bot/bot.py /stolen.py\nRUN cat /stolen.py\n",
+     "Dockerfile, line 3: COPY --from '{random}' is refused: it is the image of the bot 'random'"),
+    ("ARG THEIRS={random}\nFROM ${{THEIRS:-scratch}}\n",
+     "Dockerfile, line 2: FROM '{random}' is refused"),
+    ("FROM registry.invalid:5000/debian:bookworm\n",
+     "FROM 'registry.invalid:5000/debian:bookworm' is not an image on this Docker engine, and bot builds "
+     "are offline"),
+])
+def test_a_build_reads_no_bots_image_and_pulls_nothing(dockerfile, expected, tmp_path, docker_client,
+                                                       sample_images, mark):
+    """Another bot's image holds its author's code, and the build log goes back to this author."""
+    folder = bot_folder(tmp_path, mark, "")
+    (folder / "Dockerfile").write_text(dockerfile.format(random=sample_images["random"]))
+    message = failed_build(folder, docker_client)
+    assert expected.format(random=sample_images["random"]) in message, message
+    assert "uniformly random" not in message  # the sample bot's docstring
+
+
+def test_a_multi_stage_build_on_the_base_image_is_fine(tmp_path, docker_client, mark):
+    folder = bot_folder(tmp_path, mark, "")
+    (folder / "Dockerfile").write_text(
+        f"ARG BASE\nFROM ${{BASE}} AS Build\nLABEL {MARK}={mark}\nRUN echo built > /tmp/out\n"
+        f"FROM ${{BASE}}\nLABEL {MARK}={mark}\nCOPY --from=build /tmp/out /bot/out\n"
+        "COPY --from=0 /tmp/out /bot/again\n")
+    built = build_bot(docker_client, load_bot_config(folder))
+    assert docker_client.images.get(built.tag).labels[MARK] == mark
+    docker_client.images.remove(built.tag)  # with the build's untagged steps below it
+    for image in docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"}):
+        with contextlib.suppress(docker.errors.NotFound):  # the first stage's, kept as the build's cache
+            docker_client.images.remove(image)
 
 
 # -- the context stays in the bot folder -------------------------------------------------------

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from arena.bots import BotError, build_bot, load_bot_config
 from arena.cli import main as arena
+from arena.images import PYTHON_BASE
 from referee.match import Match, run_async, run_match
 from referee.records import read_record
 from referee.sandbox import LABEL, OWNER_LABEL, ContainerSeat, sweep
@@ -26,21 +27,21 @@ from .conftest import arena_containers
 from .leftovers import MARK, new_mark
 from .test_build_sandbox import bot_folder
 
-UNVETTED = {  # images made with plain docker build, never through `arena bot build`
-    "volume": "VOLUME /data",
-    "healthcheck": "HEALTHCHECK --interval=1ms --timeout=1s CMD true",
-}
+SETTINGS = {"volume": "VOLUME /data", "healthcheck": "HEALTHCHECK --interval=1ms --timeout=1s CMD true"}
 
 
 @pytest.fixture(scope="module")
 def unvetted(docker_client, sample_images):
-    """The random sample bot, plus one setting each; removed afterwards."""
+    """Images made with plain docker build, never through `arena bot build`: the random sample
+    bot plus one setting each ("volume", "healthcheck"), and the Python base plus one setting
+    each ("volume base", "healthcheck base": bases, not bots). Removed afterwards."""
     images = {}
-    for kind, instruction in UNVETTED.items():
-        tag = f"{TEST_IMAGES}/unvetted:{kind}"
-        dockerfile = f"FROM {sample_images['random']}\nLABEL {MARK}={new_mark()}\n{instruction}\n"
-        docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True, forcerm=True)
-        images[kind] = tag
+    for kind, instruction in SETTINGS.items():
+        for suffix, base in (("", sample_images["random"]), (" base", PYTHON_BASE.tag)):
+            tag = f"{TEST_IMAGES}/unvetted:{kind}{suffix.replace(' ', '-')}"
+            dockerfile = f"FROM {base}\nLABEL {MARK}={new_mark()}\n{instruction}\n"
+            docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True, forcerm=True)
+            images[kind + suffix] = tag
     yield images
     for tag in images.values():
         docker_client.images.remove(tag)
@@ -67,7 +68,7 @@ def test_arena_bot_build_refuses_image_settings(instruction, declared, tmp_path,
 
 def test_a_setting_inherited_from_the_base_image_is_refused_too(tmp_path, docker_client, unvetted, mark):
     folder = bot_folder(tmp_path, mark, "")
-    (folder / "Dockerfile").write_text(f"FROM {unvetted['volume']}\nLABEL {MARK}={mark}\nRUN true\n")
+    (folder / "Dockerfile").write_text(f"FROM {unvetted['volume base']}\nLABEL {MARK}={mark}\nRUN true\n")
     with pytest.raises(BotError, match=r"inherited from the base image counts too") as info:
         build_bot(docker_client, load_bot_config(folder))
     assert "VOLUME ['/data']: a volume is" in str(info.value)
@@ -75,7 +76,8 @@ def test_a_setting_inherited_from_the_base_image_is_refused_too(tmp_path, docker
 
 def test_healthcheck_none_cancels_a_base_images_check(tmp_path, docker_client, unvetted, mark):
     folder = bot_folder(tmp_path, mark, "")
-    (folder / "Dockerfile").write_text(f"FROM {unvetted['healthcheck']}\nLABEL {MARK}={mark}\nHEALTHCHECK NONE\n")
+    (folder / "Dockerfile").write_text(
+        f"FROM {unvetted['healthcheck base']}\nLABEL {MARK}={mark}\nHEALTHCHECK NONE\n")
     built = build_bot(docker_client, load_bot_config(folder))
     docker_client.images.remove(built.tag)  # with the build's untagged steps below it
 
