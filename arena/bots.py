@@ -122,6 +122,9 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
     path = folder / "bot.toml"
     if not path.is_file():
         raise BotError(f"no bot.toml in {folder}: it must give name, version, language and author")
+    if not Path(os.path.realpath(path)).is_relative_to(root):
+        raise BotError(f"{path} is a symlink leading out of the bot folder; a build may read only what is "
+                       f"inside {root}")
     try:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:

@@ -165,6 +165,16 @@ def test_the_build_context_and_dockerfile_stay_in_the_bot_folder(build, expected
     assert SECRET not in str(info.value)
 
 
+def test_a_bot_toml_leading_out_of_the_bot_folder_is_refused(tmp_path, mark):
+    folder = bot_folder(tmp_path, mark, "")
+    (tmp_path / "theirs.toml").write_text((folder / "bot.toml").read_text().replace('"me"', f'"{SECRET}"'))
+    (folder / "bot.toml").unlink()
+    (folder / "bot.toml").symlink_to(tmp_path / "theirs.toml")
+    with pytest.raises(BotError, match="bot.toml is a symlink leading out of the bot folder") as info:
+        load_bot_config(folder)
+    assert SECRET not in str(info.value)
+
+
 def test_a_symlink_out_of_the_bot_folder_is_refused(tmp_path, docker_client, mark):
     (tmp_path / "secret.txt").write_text(SECRET)
     folder = bot_folder(tmp_path, mark, "COPY . /bot/\nRUN cat /bot/notes.txt\n")
