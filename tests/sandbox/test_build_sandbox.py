@@ -136,9 +136,10 @@ def test_a_multi_stage_build_on_the_base_image_is_fine(tmp_path, docker_client, 
     built = build_bot(docker_client, load_bot_config(folder))
     assert docker_client.images.get(built.tag).labels[MARK] == mark
     docker_client.images.remove(built.tag)  # with the build's untagged steps below it
-    for image in docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"}):
-        with contextlib.suppress(docker.errors.NotFound):  # the first stage's, kept as the build's cache
-            docker_client.images.remove(image)
+    for _ in range(5):  # the first stage's, kept as the build's cache: children before parents
+        for image in docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"}):
+            with contextlib.suppress(docker.errors.APIError):
+                docker_client.images.remove(image)
 
 
 # -- the context stays in the bot folder -------------------------------------------------------
