@@ -26,7 +26,7 @@ postgres:
 images: setup docker
 	$(BIN)/arena images build
 	@for folder in sample_bots/*/*/; do \
-	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --quiet || exit 1; fi; \
+	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --root "$$(dirname $$folder)" --quiet || exit 1; fi; \
 	done
 
 ## test: lint, then the whole test suite (it needs the Docker engine, the images and PostgreSQL)

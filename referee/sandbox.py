@@ -16,7 +16,27 @@ connect but cannot create, delete or replace anything there, and each container 
 only its own socket. Containers live for a whole match and are removed (never just
 stopped) when it ends, fails or is killed: removing a container ends its whole cgroup,
 daemons included. Everything Arena starts is labelled, and :func:`sweep` removes what a
-dead referee left behind.
+dead referee left behind. Containers are always removed together with their anonymous volumes.
+
+The profile is Arena's, whatever the image says. ``docker create`` merges an image's settings
+into the container's; Arena honours only those that act inside the container's own sandbox:
+
+- ENTRYPOINT and CMD: the bot's program, which runs under this profile whatever it is;
+- ENV: the environment of the bot's own processes (Arena's ``ARENA_SOCKET`` and ``HOME`` win);
+- WORKDIR: a directory of its own read-only root;
+- LABEL: metadata (Arena's ``arena.*`` labels win, so the sweep still finds the container).
+
+None of these reaches past the container: no storage, process, port or host work comes of them.
+Everything else is overridden or refused at run time. USER is overridden by the profile's
+non-root user. HEALTHCHECK is disabled (``NONE``): every check is an exec that dockerd,
+containerd and runc carry out on the host's CPU, outside the bot's core, as often as the image
+asks. A VOLUME is refused (``start_failed``): it would be writable storage beside the read-only
+root and the /tmp cap, left on the host after the match. EXPOSE does nothing without a network
+(and nothing is published), STOPSIGNAL nothing when every container is killed with SIGKILL,
+ONBUILD and SHELL nothing outside a later build. ``arena bot build`` and ``arena bot validate``
+refuse all of :data:`REFUSED_SETTINGS` with a message naming the Dockerfile instruction, so an
+author learns it at once; the run-time checks are the defence for images that never went
+through them.
 """
 
 from __future__ import annotations
@@ -27,6 +47,7 @@ import dataclasses
 import os
 import shutil
 import socket
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -84,10 +105,37 @@ class SandboxProfile:
                 type="json-file", config={"max-size": self.log_max_size, "max-file": "1"}),
             "hostname": "bot",
             "stdin_open": False,
+            "healthcheck": {"test": ["NONE"]},  # whatever the image declares: see the module docstring
         }
 
 
 PROFILE = SandboxProfile()
+
+# The settings of an image's Config (``docker image inspect``) that Arena refuses at build and
+# validate time: the Dockerfile instruction that sets each, and why it is refused and how to fix it.
+REFUSED_SETTINGS = {
+    "Volumes": ("VOLUME", "a volume is writable storage beside the read-only root and the /tmp cap, "
+                "left on the host after the match; remove it and write to /tmp"),
+    "Healthcheck": ("HEALTHCHECK", "the Docker engine would run the check on the host's CPU, outside "
+                    "the bot's core; remove it (HEALTHCHECK NONE cancels a base image's)"),
+    "ExposedPorts": ("EXPOSE", "bots have no network; remove it"),
+    "StopSignal": ("STOPSIGNAL", "bots are always stopped with SIGKILL; remove it"),
+    "OnBuild": ("ONBUILD", "a bot's image is never built upon; remove it"),
+}
+
+
+def image_problems(config: dict[str, Any] | None, keys: Iterable[str] = REFUSED_SETTINGS) -> list[str]:
+    """One sentence for each setting of ``keys`` that an image's ``Config`` declares."""
+    problems = []
+    for key in keys:
+        value = (config or {}).get(key)
+        if not value or (key == "Healthcheck" and value.get("Test") == ["NONE"]):
+            continue
+        if isinstance(value, dict):  # a health check's command, or the volumes or ports
+            value = value.get("Test") or sorted(value)
+        instruction, why = REFUSED_SETTINGS[key]
+        problems.append(f"{instruction} {value!r}: {why}")  # repr: the image's strings are hostile
+    return problems
 
 
 def owner_id() -> str:
@@ -153,13 +201,24 @@ class ContainerSeat(GrpcSeat):
 
     def _create_and_start(self) -> Any:
         docker_client = client()
+        try:
+            image = docker_client.api.inspect_image(self.image)
+        except docker.errors.ImageNotFound:
+            raise Failure(START_FAILED, f"no image {self.image!r} (build it with: arena bot build)") from None
+        except docker.errors.APIError as exc:
+            raise Failure(START_FAILED, f"cannot inspect the image {self.image}: {exc.explanation}") from None
+        # Of the refused settings only volumes would act here: the profile disables health
+        # checks, and ports, stop signals and build triggers do nothing (the module docstring).
+        problems = image_problems(image["Config"], keys=("Volumes",))
+        if problems:
+            raise Failure(START_FAILED, f"the image {self.image} is refused: {'; '.join(problems)}")
         options = self.profile.container_options()
         cpus = cpu.cpuset()
         if cpus is not None:  # the referee's own core(s): see referee/cpu.py
             options["cpuset_cpus"] = cpus
         try:
             container = docker_client.containers.create(
-                self.image,
+                image["Id"],  # the image just inspected, even if its tag moves meanwhile
                 environment={"ARENA_SOCKET": self.address, "HOME": "/tmp"},
                 volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"}},
                 labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": self.match_id,
@@ -175,7 +234,7 @@ class ContainerSeat(GrpcSeat):
         try:
             container.start()
         except docker.errors.APIError as exc:
-            container.remove(force=True)
+            container.remove(force=True, v=True)
             raise Failure(START_FAILED, f"cannot start {self.image}: {exc.explanation}") from None
         return container
 
@@ -223,7 +282,7 @@ class ContainerSeat(GrpcSeat):
             with open(self.log_path, "ab") as f:
                 f.write(logs[-LOG_CAP:])
         with contextlib.suppress(docker.errors.NotFound):
-            container.remove(force=True)
+            container.remove(force=True, v=True)
 
 
 def sweep(everything: bool = False) -> tuple[int, int]:
@@ -238,7 +297,7 @@ def sweep(everything: bool = False) -> tuple[int, int]:
     for container in found:
         if everything or not _owner_alive(container.labels.get(OWNER_LABEL, "")):
             with contextlib.suppress(docker.errors.APIError):
-                container.remove(force=True)
+                container.remove(force=True, v=True)
                 containers += 1
     for root in Path("/tmp").glob(f"{SOCKET_ROOT_PREFIX}*"):
         owner = root / OWNER_FILE

@@ -45,8 +45,8 @@ def docker_client() -> docker.DockerClient:
 @pytest.fixture(scope="session")
 def sample_images(docker_client) -> dict[str, str]:
     """The sample bots, built by the same path as `arena bot build`."""
-    return {name: build_bot(docker_client, load_bot_config(ROOT / "sample_bots" / "python" / name)).tag
-            for name in SAMPLES}
+    kit = ROOT / "sample_bots" / "python"  # the sample bots share their kit and Dockerfile
+    return {name: build_bot(docker_client, load_bot_config(kit / name, root=kit)).tag for name in SAMPLES}
 
 
 @pytest.fixture(scope="session")

@@ -17,15 +17,21 @@ def bot() -> None:
     """Bots as container images."""
 
 
+ROOT_HELP = ("The folder the build may read, around PATH (default: PATH itself); bot.toml cannot "
+             "reach outside it. For bots that share files, like the sample bots and their kit.")
+
+
 @bot.command()
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--timeout", default=BUILD_TIMEOUT, show_default=True, help="Seconds the build may take.")
 @click.option("--max-size-mb", default=MAX_IMAGE_MB, show_default=True, help="Cap on the image size.")
+@click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP)
 @click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
-def build(path: Path, timeout: int, max_size_mb: int, quiet: bool) -> None:
-    """Build the bot folder PATH (a Dockerfile and a bot.toml) into arena-bot/NAME:VERSION."""
+def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: bool) -> None:
+    """Build the bot folder PATH (a Dockerfile and a bot.toml) into arena-bot/NAME:VERSION,
+    offline and with limits on memory, processes and CPU."""
     try:
-        config = load_bot_config(path)
+        config = load_bot_config(path, root)
         result = build_bot(docker_client(), config, timeout=timeout, max_size_mb=max_size_mb,
                            say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")))
     except BotError as exc:
@@ -54,20 +60,21 @@ def validate(image: str, startup_ms: int, decision_ms: int) -> None:
 @bot.command()
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--league", "league_name", help="Enter the new version in this league.")
+@click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP)
 @click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
 @with_store
 @league_errors
-def submit(path: Path, league_name: str | None, quiet: bool, store) -> None:
+def submit(path: Path, league_name: str | None, root: Path | None, quiet: bool, store) -> None:
     """Build and validate the bot folder PATH, then register it as a new bot version.
 
     A bot that fails to build or to validate is refused, and nothing is registered.
     """
-    submit_bot(store, path, league_name, quiet)
+    submit_bot(store, path, league_name, quiet, root)
 
 
-def submit_bot(store, path: Path, league_name: str | None, quiet: bool = True) -> None:
+def submit_bot(store, path: Path, league_name: str | None, quiet: bool = True, root: Path | None = None) -> None:
     try:
-        config = load_bot_config(path)
+        config = load_bot_config(path, root)
     except BotError as exc:
         raise click.ClickException(str(exc)) from exc
     if league_name:

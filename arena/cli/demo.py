@@ -51,13 +51,13 @@ def demo(game: str, name: str | None, rounds: int | None, jobs: int, runs_dir: P
     with store() as session:
         entered = {e.bot.label for e in get_league(session, name).entries}
     for folder in sorted(p.parent for p in SAMPLES.glob("*/bot.toml")):
-        config = load_bot_config(folder)
+        config = load_bot_config(folder, SAMPLES)
         if config.games and game not in config.games:
             continue
         with store() as session:
             known = session.scalar(select(Bot).where(Bot.name == config.name, Bot.version == config.version))
         if known is None:
-            submit_bot(store, folder, name)
+            submit_bot(store, folder, name, root=SAMPLES)
         elif known.label not in entered:
             join_league(store, name, known.label)
     run_with_progress(store, name, rounds or players, jobs, runs_dir)

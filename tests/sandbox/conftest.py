@@ -1,4 +1,5 @@
-"""The sandbox tests use the Docker fixtures shared with the league tests."""
+"""The sandbox tests use the Docker fixtures shared with the league tests, and check that
+they leave nothing on the host (`mark`)."""
 
 from ..docker_fixtures import (  # noqa: F401 - fixtures
     ADVERSARY_BASE,
@@ -12,3 +13,4 @@ from ..docker_fixtures import (  # noqa: F401 - fixtures
     sample_images,
     test_bot_images,
 )
+from .leftovers import mark  # noqa: F401 - fixture
