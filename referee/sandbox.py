@@ -271,7 +271,7 @@ class ContainerSeat(GrpcSeat):
             await asyncio.to_thread(self._remove, container, cgroup)
 
     def _remove(self, container: Any, cgroup: Cgroup | None) -> None:
-        if cgroup is not None:  # a frozen process cannot die of kill() (a forced removal thaws it)
+        if cgroup is not None:  # a frozen container cannot be killed: see _thaw
             with contextlib.suppress(OSError):
                 cgroup.thaw()
             cgroup.close()
@@ -285,6 +285,18 @@ class ContainerSeat(GrpcSeat):
             container.remove(force=True, v=True)
 
 
+def _thaw(container: Any) -> None:
+    """Thaws a container its referee may have left frozen (``referee/fairness.py``). runc kills
+    a container by freezing it first and waits until it is frozen, which never happens to one
+    frozen in the middle of an exec (the exec waits for threads that are frozen): without the
+    thaw, its removal would hang."""
+    with contextlib.suppress(CgroupError, KeyError, ValueError):
+        cgroup = Cgroup.of_pid(container.attrs["State"]["Pid"])
+        with contextlib.suppress(OSError):
+            cgroup.thaw()
+        cgroup.close()
+
+
 def sweep(everything: bool = False) -> tuple[int, int]:
     """Removes containers and socket directories left by referees that are no longer
     running (with ``everything``, all of Arena's). Returns (containers, directories)."""
@@ -296,6 +308,7 @@ def sweep(everything: bool = False) -> tuple[int, int]:
         found = []
     for container in found:
         if everything or not _owner_alive(container.labels.get(OWNER_LABEL, "")):
+            _thaw(container)
             with contextlib.suppress(docker.errors.APIError):
                 container.remove(force=True, v=True)
                 containers += 1

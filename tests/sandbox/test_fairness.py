@@ -70,6 +70,8 @@ def test_well_behaved_bots_are_never_frozen(tmp_path, docker_client, sample_imag
 
 
 def test_the_sweep_removes_containers_a_dead_referee_left_frozen(docker_client, sample_images):
+    """Frozen at once, the container may be caught in the middle of an exec, which no freeze
+    completes: runc's kill then waits for ever unless the sweep thaws it first."""
     never = 4_194_305  # above the kernel's highest pid: a referee that cannot be running
     container = docker_client.containers.run(
         sample_images["random"], ["sleep", "1000"], detach=True, network_mode="none",
