@@ -5,7 +5,8 @@ and the legal actions, and has the per-decision limit plus what is left of its g
 bank to answer. A bot that times out, crashes, disconnects, answers garbage or an
 illegal action is marked with the reason; from then on the game's *fallback* (see
 ``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
-game goes on. A dead bot is restarted before the next game, up to ``max_restarts``.
+game goes on. A dead bot is restarted before the next game, up to ``max_restarts``; a bot
+whose hello was refused sits out every game of the match.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .games import GameSpec, get_game
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
 from .spec import BotSpec, MatchSpec
+from .textlog import printable
 
 T = TypeVar("T")
 SeatFactory = Callable[[MatchSpec, BotSpec, Path, Path], Seat]
@@ -228,7 +230,7 @@ class Match:
         if not gc.isenabled():  # see tune_gc
             gc.collect()
             gc.freeze()  # what survives is long-lived: the next game's collection skips it
-        names = [spec.bots[b].name for b in bots]
+        names = [printable(spec.bots[b].name) for b in bots]
         line = ", ".join(
             f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")
             for s in range(n)
@@ -248,6 +250,7 @@ class Match:
         totals = []
         for b, bot in enumerate(spec.bots):
             mine = [(r["bots"].index(b), r) for r in self.results]
+            seat = self.seats[b] if b < len(self.seats) else None
             totals.append({
                 "bot": bot.name,
                 "version": self._version(b),
@@ -256,7 +259,8 @@ class Match:
                 "mean_score": sum(r["scores"][s] for s, r in mine) / len(mine) if mine else 0,
                 "mean_rank": sum(r["ranks"][s] for s, r in mine) / len(mine) if mine else 0,
                 "failures": sum(1 for s, r in mine if r["failures"][s]),
-                "restarts": self.seats[b].restarts if b < len(self.seats) else 0,
+                "restarts": seat.restarts if seat else 0,
+                "refused": str(seat.refused) if seat and seat.refused else "",  # for the whole match
             })
         return {
             "match_id": spec.match_id, "game": spec.game, "engine_version": self.game.version,

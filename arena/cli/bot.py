@@ -6,10 +6,24 @@ from pathlib import Path
 
 import click
 
+from referee.textlog import printable
+
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config, validate_bot
 from ..league import LeagueError, check_new_version, get_league, register_bot
 from .docker_client import docker_client
 from .options import league_errors, with_store
+
+LINE = 300  # characters of one line of a build's or a bot's output that are printed
+
+
+def escaped(text: str) -> str:
+    """Text that a bot or its author wrote (build output, the bot's output, a message that
+    quotes them), escaped line by line."""
+    return "\n".join(printable(line, LINE) for line in text.splitlines())
+
+
+def echo_line(line: str) -> None:
+    click.echo(f"  {escaped(line)}")
 
 
 @click.group()
@@ -27,9 +41,9 @@ def build(path: Path, timeout: int, max_size_mb: int, quiet: bool) -> None:
     try:
         config = load_bot_config(path)
         result = build_bot(docker_client(), config, timeout=timeout, max_size_mb=max_size_mb,
-                           say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")))
+                           say=(lambda line: None) if quiet else echo_line)
     except BotError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(escaped(str(exc))) from exc
     click.echo(f"built {result.tag} ({result.size_mb:.0f} MiB, {result.seconds:.1f} s)")
 
 
@@ -40,14 +54,13 @@ def build(path: Path, timeout: int, max_size_mb: int, quiet: bool) -> None:
 def validate(image: str, startup_ms: int, decision_ms: int) -> None:
     """Start IMAGE, check its hello, and play a short game of each game it claims."""
     docker_client()
-    result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms,
-                          say=lambda line: click.echo(f"  {line}"))
-    click.echo(result.summary())
+    result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms, say=echo_line)
+    click.echo(escaped(result.summary()))
     if not result.ok:
         if result.log.strip():
             click.echo("the bot's output (last lines):")
             for line in result.log.strip().splitlines()[-20:]:
-                click.echo(f"  | {line}")
+                echo_line(f"| {line}")
         raise SystemExit(1)
 
 
@@ -76,14 +89,15 @@ def submit_bot(store, path: Path, league_name: str | None, quiet: bool = True) -
     check_new_version(store, config.name, config.version)
     client = docker_client()
     try:
-        built = build_bot(client, config, say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")))
+        built = build_bot(client, config, say=(lambda line: None) if quiet else echo_line)
     except BotError as exc:
-        raise click.ClickException(f"refused: {exc}") from exc
+        raise click.ClickException(f"refused: {escaped(str(exc))}") from exc
     click.echo(f"built {built.tag} ({built.size_mb:.0f} MiB); validating ...")
-    result = validate_bot(built.tag, say=lambda line: click.echo(f"  {line}"))
+    result = validate_bot(built.tag, say=echo_line)
     if not result.ok:
-        tail = "\n".join(f"  | {line}" for line in result.log.strip().splitlines()[-15:])
-        raise click.ClickException(f"refused: {result.summary()}" + (f"\nthe bot's output:\n{tail}" if tail else ""))
+        tail = "\n".join(f"  | {escaped(line)}" for line in result.log.strip().splitlines()[-15:])
+        raise click.ClickException(f"refused: {escaped(result.summary())}"
+                                   + (f"\nthe bot's output:\n{tail}" if tail else ""))
     claimed = result.hello.get("games") or list(config.games)
     try:
         registered = register_bot(store, name=config.name, version=config.version, image=built.tag,
