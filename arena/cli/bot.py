@@ -16,14 +16,15 @@ from .options import league_errors, with_store
 LINE = 300  # characters of one line of a build's or a bot's output that are printed
 
 
-def escaped(text: str) -> str:
-    """Text that a bot or its author wrote (build output, the bot's output, a message that
-    quotes them), escaped line by line."""
-    return "\n".join(printable(line, LINE) for line in text.splitlines())
+def escaped(message: str) -> str:
+    """A message of ours that quotes a bot or its author (a build's output, a failure detail),
+    escaped line by line: only our own newlines are kept."""
+    return "\n".join(printable(line, LINE) for line in message.split("\n"))
 
 
 def echo_line(line: str) -> None:
-    click.echo(f"  {escaped(line)}")
+    """Prints one line that a build or a bot wrote, indented and escaped."""
+    click.echo(f"  {printable(line, LINE)}")
 
 
 @click.group()
@@ -55,7 +56,7 @@ def validate(image: str, startup_ms: int, decision_ms: int) -> None:
     """Start IMAGE, check its hello, and play a short game of each game it claims."""
     docker_client()
     result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms, say=echo_line)
-    click.echo(escaped(result.summary()))
+    click.echo(printable(result.summary(), LINE))
     if not result.ok:
         if result.log.strip():
             click.echo("the bot's output (last lines):")
@@ -95,8 +96,8 @@ def submit_bot(store, path: Path, league_name: str | None, quiet: bool = True) -
     click.echo(f"built {built.tag} ({built.size_mb:.0f} MiB); validating ...")
     result = validate_bot(built.tag, say=echo_line)
     if not result.ok:
-        tail = "\n".join(f"  | {escaped(line)}" for line in result.log.strip().splitlines()[-15:])
-        raise click.ClickException(f"refused: {escaped(result.summary())}"
+        tail = "\n".join(f"  | {printable(line, LINE)}" for line in result.log.strip().splitlines()[-15:])
+        raise click.ClickException(f"refused: {printable(result.summary(), LINE)}"
                                    + (f"\nthe bot's output:\n{tail}" if tail else ""))
     claimed = result.hello.get("games") or list(config.games)
     try:

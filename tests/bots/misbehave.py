@@ -17,6 +17,7 @@ Each plays random legal actions for AFTER decisions (default 3), then:
   badversion  says hello with protocol version 99
   badgames    says hello with a games list that holds only sobek
   evilname    says hello with a name and version full of terminal control codes, then plays
+  evilgames   says hello with a games list that holds only such a name
 With ONCE (a file path) it misbehaves once only: the first process creates that file and
 misbehaves at one decision, then plays well; a restarted bot that finds the file plays well.
 """
@@ -147,5 +148,8 @@ elif KIND == "badgames":
     time.sleep(3600)
 elif KIND == "evilname":
     run(decide, name=EVIL_NAME, version=EVIL_VERSION)
+elif KIND == "evilgames":
+    run(decide, name="evil-games", version="1", games=[EVIL_NAME])
+    time.sleep(3600)
 else:
     run(decide, name=f"misbehave-{KIND}", version="0.1")
