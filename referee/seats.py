@@ -264,7 +264,6 @@ SERVER_OPTIONS = (
     ("grpc.max_allowed_incoming_connections", 1),
     ("grpc.http2.min_ping_interval_without_data_ms", 300_000),
     ("grpc.http2.max_ping_strikes", 2),
-    ("grpc.keepalive_permit_without_calls", 0),
 )
 
 
