@@ -16,8 +16,8 @@ When the referee closes its connection it connects again and goes on attacking; 
 says hello again, so its seat has failed. With CPU, it runs on that CPU only (the tests put
 it beside the match, so that they measure what the referee pays, not the attacker's own
 CPU). It writes to stderr how many frames (or connections) it sent, how many of its extra
-connections the socket took, and how often it tried to connect again: every half second,
-and each time the referee closes its connection.
+connections the socket took, and how often it tried to connect again: at the end of each
+game, each time the referee closes its connection, and every half second.
 """
 
 from __future__ import annotations
@@ -146,6 +146,8 @@ def play(hello: bool) -> None:
                 if msg.WhichOneof("message") == "decision":
                     reply = pb.Reply(decision_id=msg.decision.decision_id, action=msg.decision.legal_actions[0])
                     conn.send_data(game, grpc_frame(pb.BotMessage(reply=reply)))
+                elif msg.WhichOneof("message") == "game_end":
+                    report(now=True)
 
 
 hello = True
