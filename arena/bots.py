@@ -534,12 +534,17 @@ def validate_bot(image: str, startup_ms: int = 15_000, decision_ms: int = 2_000,
         hello, failure, log = run_async(probe_image(image, Path(tmp), startup_ms))
         if failure is not None:
             return Validation(image, False, problem=str(failure), log=log)
+        unknown = sorted(set(hello["games"]) - set(GAMES))
+        if unknown:
+            return Validation(image, False, hello=hello, log=log,
+                              problem=f"the hello claims unknown game(s): {', '.join(map(repr, unknown))}")
         result = Validation(image, True, hello=hello, log=log)
         say(f"hello: {hello['name']} {hello['version']}, protocol {hello['protocol_version']}, "
             f"games: {', '.join(hello['games']) or 'all'}")
         for game in hello["games"] or sorted(GAMES):
             spec = GAMES[game]
-            bots = [{"name": hello["name"] or "bot", "image": image}] + [
+            # not the name from the hello: the bot chose it, and names become file names
+            bots = [{"name": "candidate", "image": image}] + [
                 {"name": f"random-{i}", "builtin": "random"} for i in range(1, spec.min_players)]
             match_spec = parse_spec({"match_id": f"validate-{game}", "game": game, "games": 1,  # no seed: fresh secret
                                      "bots": bots, "max_restarts": 0,

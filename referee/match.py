@@ -5,7 +5,8 @@ and the legal actions, and has the per-decision limit plus what is left of its g
 bank to answer. A bot that times out, crashes, disconnects, answers garbage or an
 illegal action is marked with the reason; from then on the game's *fallback* (see
 ``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
-game goes on. A dead bot is restarted before the next game, up to ``max_restarts``.
+game goes on. A dead bot is restarted before the next game, up to ``max_restarts``; a bot
+whose hello was refused sits out every game of the match.
 
 Fair play, as the referee keeps it:
 
@@ -43,6 +44,7 @@ from .games import GameSpec, get_game
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
 from .spec import BotSpec, MatchSpec
+from .textlog import printable
 
 T = TypeVar("T")
 SeatFactory = Callable[[MatchSpec, BotSpec, Path, Path], Seat]
@@ -237,7 +239,7 @@ class Match:
         if not gc.isenabled():  # see tune_gc
             gc.collect()
             gc.freeze()  # what survives is long-lived: the next game's collection skips it
-        names = [spec.bots[b].name for b in bots]
+        names = [printable(spec.bots[b].name) for b in bots]
         line = ", ".join(
             f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")
             for s in range(n)
@@ -292,6 +294,7 @@ class Match:
         totals = []
         for b, bot in enumerate(spec.bots):
             mine = [(r["bots"].index(b), r) for r in self.results]
+            seat = self.seats[b] if b < len(self.seats) else None
             totals.append({
                 "bot": bot.name,
                 "version": self._version(b),
@@ -300,8 +303,9 @@ class Match:
                 "mean_score": sum(r["scores"][s] for s, r in mine) / len(mine) if mine else 0,
                 "mean_rank": sum(r["ranks"][s] for s, r in mine) / len(mine) if mine else 0,
                 "failures": sum(1 for s, r in mine if r["failures"][s]),
-                "restarts": self.seats[b].restarts if b < len(self.seats) else 0,
-                "processes": self.seats[b].launches if b < len(self.seats) else 0,
+                "restarts": seat.restarts if seat else 0,
+                "refused": str(seat.refused) if seat and seat.refused else "",  # for the whole match
+                "processes": seat.launches if seat else 0,
                 **(self.guard.report()[b] if hasattr(self, "guard") else {}),
             })
         return {

@@ -8,10 +8,11 @@ reports trouble as a :class:`Failure` with one of the reasons below. Three kinds
 * container seats (``referee/sandbox.py``) reuse :class:`GrpcSeat` with a container
   in place of the process.
 
-A gRPC seat owns a gRPC server on its socket. The bot connects, says Hello, and the
-match runs over that one stream. Every read and write on it has a deadline, so a bot
-that is slow, silent or dead can never stall the referee; one that misses a deadline, or
-dies, is restarted before its next game.
+A gRPC seat runs a gRPC server on its socket for each launch of its bot. The bot connects,
+says Hello, and the match runs over that one stream. Every read and write on it has a
+deadline, so a bot that is slow, silent or dead can never stall the referee; one that fails
+in any way but an illegal action is restarted before its next game, with a new server, so
+nothing of its earlier connection is left. A bot whose hello is refused is not restarted.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class Seat(ABC):
         self.launches = 0  # processes started so far: each a fresh bot that has seen nothing
         self.deals: set[str] = set()  # the deals the current process has been dealt
         self.cgroup: Any = None  # the current process's cgroup, when the fairness guard can watch it
+        self.refused: Failure | None = None  # its hello was refused: out for the whole match
 
     @property
     @abstractmethod
@@ -87,7 +89,10 @@ class Seat(ABC):
         """Brings the bot up and sends it the match start. Raises Failure."""
 
     async def revive(self, match: pb.MatchStart, max_restarts: int) -> None:
-        """Restarts a dead bot before a game, up to ``max_restarts`` times a match."""
+        """Restarts a dead bot before a game, up to ``max_restarts`` times a match. A bot whose
+        hello was refused is not restarted: it would say the same again."""
+        if self.refused is not None:
+            raise self.refused
         if self.alive:
             return
         if self.restarts >= max_restarts:
@@ -263,17 +268,40 @@ class _Connection:
             self._timer, self._timer_at = None, math.inf
 
 
+# Transport limits of a seat's socket. All seats' servers live in the referee process, on the
+# match's core, so whatever HTTP/2 work one bot makes them do is taken from the seat that is
+# thinking. A bot needs one connection and one stream. A second connection is refused, and
+# once the bot's stream is open the socket file is removed, so new connections fail in the
+# bot's own connect(). Streams beyond two at once are refused by the transport; the second
+# one reaches SeatServer, which closes the connection. Pings may come once per interval while
+# the referee sends nothing (keepalive enforcement): after ``max_ping_strikes`` more, the
+# transport sends GOAWAY and closes the connection. Each of these ends the bot's game.
+SERVER_OPTIONS = (
+    ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
+    ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
+    ("grpc.max_concurrent_streams", 2),
+    ("grpc.max_allowed_incoming_connections", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 300_000),
+    ("grpc.http2.max_ping_strikes", 2),
+)
+
+
 class SeatServer:
-    """The gRPC server on one seat's Unix socket. It holds at most one live stream."""
+    """The gRPC server of one launch of a seat's bot, on the seat's Unix socket.
+
+    It takes the first stream opened on it. Taking it also removes the socket file: from then
+    on a new connection fails in the bot's own ``connect()`` and costs the referee nothing,
+    while the open connection goes on. A second stream is refused (``ALREADY_EXISTS``) and
+    closes the server at once: a bot that floods its connection with streams (or resets of
+    them) is cut off after the first. Each launch gets a new server, and stopping one closes
+    every connection it had, so a bot can only ever be handed a stream opened for it.
+    """
 
     def __init__(self, socket_path: Path) -> None:
         self.socket_path = socket_path
-        self.connections: asyncio.Queue[_Connection] = asyncio.Queue()
-        self.current: _Connection | None = None
-        self.server = grpc.aio.server(options=[
-            ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
-            ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
-        ])
+        self.stream: asyncio.Future[_Connection] = asyncio.get_running_loop().create_future()
+        self.closing: asyncio.Future[None] | None = None  # closed because of a second stream
+        self.server = grpc.aio.server(options=SERVER_OPTIONS)
         handler = grpc.method_handlers_generic_handler("arena.v1.Referee", {
             "Play": grpc.stream_stream_rpc_method_handler(
                 self._play,
@@ -289,18 +317,31 @@ class SeatServer:
         await self.server.start()
         os.chmod(self.socket_path, 0o666)  # a container's non-root user must be able to connect
 
+    async def accept(self, timeout: float) -> _Connection:
+        """The bot's stream (TimeoutError if none is opened within ``timeout`` seconds)."""
+        return await asyncio.wait_for(asyncio.shield(self.stream), timeout)
+
     async def _play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
-        if self.current is not None and self.current.open:
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, "this seat already has a bot connected")
+        if self.stream.done():
+            if self.closing is None:  # not from here: stopping the server cancels this handler
+                self.closing = asyncio.ensure_future(self.server.stop(grace=None))
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, "one stream per bot: closing the connection")
         conn = _Connection(context)
-        self.current = conn
-        await self.connections.put(conn)
-        await conn.finished.wait()  # the stream stays open until the referee is done with it
+        self.stream.set_result(conn)
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+        try:
+            await conn.finished.wait()  # the stream stays open until the referee is done with it
+        finally:
+            conn.open = False  # done, or the bot cancelled the stream
 
     async def stop(self) -> None:
-        if self.current is not None:
-            self.current.finish()
-        await self.server.stop(grace=None)
+        """Ends the stream and closes every connection."""
+        if not self.stream.done():
+            self.stream.cancel()
+        elif not self.stream.cancelled():
+            self.stream.result().finish()
+        await (self.closing or self.server.stop(grace=None))
 
 
 class GrpcSeat(Seat):
@@ -341,16 +382,18 @@ class GrpcSeat(Seat):
         self.game = match.game
         hello = await self.connect(match.time_control.startup_ms)
         if hello.games and match.game not in hello.games:
-            raise Failure(PROTOCOL_VERSION_MISMATCH, f"bot plays {', '.join(hello.games)}, not {match.game}")
+            raise await self._refuse(Failure(
+                PROTOCOL_VERSION_MISMATCH, f"bot plays {', '.join(hello.games)}, not {match.game}"))
         await self._send(pb.RefereeMessage(match_start=match), 5.0)
 
     async def connect(self, startup_ms: int) -> pb.Hello:
-        """Starts the bot and waits for its hello (checking the protocol version)."""
-        self.dead_reason = None
+        """Starts the bot and waits for its hello (checking the protocol version). On failure
+        the bot is left dead: restarted before its next game, unless its hello was refused."""
+        await self.stop()  # a new server for each launch: whatever an earlier one had is closed
+        self.dead_reason, self.hello = None, None
         self.socket_dir.mkdir(parents=True, exist_ok=True)
-        if self.server is None:
-            self.server = SeatServer(self.socket_path)
-            await self.server.start()
+        self.server = SeatServer(self.socket_path)
+        await self.server.start()
         try:
             await self.launch()
         except Failure:
@@ -358,10 +401,22 @@ class GrpcSeat(Seat):
         except Exception as exc:
             raise Failure(START_FAILED, str(exc)) from exc
         self.launched()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + startup_ms / 1000
         try:
-            self.conn = await asyncio.wait_for(self.server.connections.get(), startup_ms / 1000)
+            hello = await self._hello(startup_ms)
+        except Failure as failure:
+            raise await self._mark_dead(failure) from None
+        if hello.protocol_version != PROTOCOL_VERSION:
+            raise await self._refuse(Failure(
+                PROTOCOL_VERSION_MISMATCH,
+                f"bot speaks protocol {hello.protocol_version}, referee speaks {PROTOCOL_VERSION}"))
+        self.hello = hello
+        return hello
+
+    async def _hello(self, startup_ms: int) -> pb.Hello:
+        assert self.server is not None
+        deadline = asyncio.get_running_loop().time() + startup_ms / 1000
+        try:
+            self.conn = await self.server.accept(startup_ms / 1000)
             first = await self.conn.next(deadline)
         except TimeoutError:
             status = await self.exit_status(0)
@@ -374,14 +429,17 @@ class GrpcSeat(Seat):
             raise Failure(MALFORMED, f"instead of a hello: {first.error}")
         if first.WhichOneof("message") != "hello":
             raise Failure(MALFORMED, f"the first message must be a hello, got {first.WhichOneof('message')}")
-        hello = first.hello
-        if hello.protocol_version != PROTOCOL_VERSION:
-            raise Failure(PROTOCOL_VERSION_MISMATCH,
-                          f"bot speaks protocol {hello.protocol_version}, referee speaks {PROTOCOL_VERSION}")
-        self.hello = hello
-        return hello
+        return first.hello
+
+    async def _refuse(self, failure: Failure) -> Failure:
+        """The bot's hello is refused: it is stopped, and sits out every game of the match."""
+        self.refused = failure
+        await self.stop()
+        return failure
 
     async def _lost(self, what: str) -> Failure:
+        if self.server is not None and self.server.closing is not None:
+            return Failure(MALFORMED, f"{what}: the bot opened a second stream, and its connection was closed")
         status = await self.exit_status(0.5)
         if status:
             return Failure(CRASH, f"{what}: {status}")
@@ -400,11 +458,10 @@ class GrpcSeat(Seat):
             raise await self._lost(f"write failed ({type(exc).__name__})") from None
 
     async def _mark_dead(self, failure: Failure) -> Failure:
-        # a timeout has already ended the stream (see _Connection); these end it here
-        if failure.reason in (CRASH, DISCONNECT, MALFORMED):
-            self.dead_reason = failure  # restarted before its next game
-            if self.conn is not None:
-                self.conn.finish()
+        """Ends the bot's stream after ``failure``: the bot is restarted before its next game."""
+        self.dead_reason = failure
+        if self.conn is not None:
+            self.conn.finish()
         return failure
 
     async def game_start(self, msg: pb.GameStart) -> None:
@@ -428,20 +485,19 @@ class GrpcSeat(Seat):
         deadline = conn.loop.time() + timeout  # one deadline for the whole exchange
         try:
             await conn.write(request, deadline)
-            while True:
-                msg = await conn.next(deadline)
-                if msg is _CLOSED:
-                    raise await self._lost("the stream closed mid-decision")
-                if isinstance(msg, _Garbage):
-                    raise Failure(MALFORMED, msg.error)
-                if msg.WhichOneof("message") != "reply":
-                    raise Failure(MALFORMED, f"expected a reply, got {msg.WhichOneof('message')}")
-                reply = msg.reply
-                if reply.decision_id == decision_id:
-                    break
-                if reply.decision_id > decision_id:
-                    raise Failure(MALFORMED, f"reply to unknown decision {reply.decision_id}")
-                # else: a late answer to a request that already timed out
+            msg = await conn.next(deadline)
+            if msg is _CLOSED:
+                raise await self._lost("the stream closed mid-decision")
+            if isinstance(msg, _Garbage):
+                raise Failure(MALFORMED, msg.error)
+            if msg.WhichOneof("message") != "reply":
+                raise Failure(MALFORMED, f"expected a reply, got {msg.WhichOneof('message')}")
+            reply = msg.reply
+            # Only the pending decision can be answered: a timeout ends the stream, so no late
+            # reply to an earlier one can arrive, and 0 is an unset id.
+            if reply.decision_id != decision_id:
+                raise Failure(MALFORMED, f"a reply to decision {reply.decision_id} while decision "
+                                         f"{decision_id} is pending")
         except TimeoutError:
             raise Failure(TIMEOUT, f"no reply within {timeout * 1000:.0f} ms") from None
         except Failure as failure:
@@ -466,17 +522,15 @@ class GrpcSeat(Seat):
                 await self._send(pb.RefereeMessage(match_end=msg), 2.0)
 
     async def stop(self) -> None:
-        if self.conn is not None:
-            self.conn.finish()
-            self.conn = None
+        self.conn = None
         await self.kill()
+        if self.server is not None:
+            await self.server.stop()  # ends the stream and closes the connection
+            self.server = None
 
     async def close(self) -> None:
-        """Stops the bot and the server, and removes the socket."""
+        """Stops the bot and its server, and removes the socket."""
         await self.stop()
-        if self.server is not None:
-            await self.server.stop()
-            self.server = None
         with contextlib.suppress(OSError):
             self.socket_path.unlink()
 

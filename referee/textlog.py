@@ -1,4 +1,4 @@
-"""Readable game logs: events and results as lines of text."""
+"""Readable game logs: events and results as lines of text; and text from bots made safe to print."""
 
 from __future__ import annotations
 
@@ -33,3 +33,14 @@ def format_score(spec: GameSpec, score: int) -> str:
     if spec.score_unit == "$":
         return f"-${-score:,}" if score < 0 else f"${score:,}"
     return f"{score} {spec.score_unit}"
+
+
+def printable(text: str, limit: int = 64) -> str:
+    """``text`` that a bot or an author chose (a name, a version, a failure detail, a line of
+    output), made safe to print on a terminal or in a table: every character that is not
+    printable (C0 and C1 controls such as ESC, CR and LF, DEL, bidi overrides, line
+    separators) is written as its Python escape (``\\x1b``, ``\\n``, ``\\u202e``), and text
+    longer than ``limit`` characters is cut, ending in "...", so it cannot push a table apart.
+    """
+    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return out if len(out) <= limit else out[: limit - 3] + "..."

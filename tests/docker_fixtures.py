@@ -101,7 +101,7 @@ def misbehaving_images(docker_client, tmp_path_factory) -> dict[str, str]:
     docker_client.images.build(path=str(context), tag=f"{TEST_IMAGES}/misbehave:base",
                                buildargs={"BASE": PYTHON_BASE.tag}, rm=True)
     images = {}
-    for kind in ("illegal", "badversion", "exit", "sleep", "noconnect"):
+    for kind in ("illegal", "badversion", "exit", "sleep", "noconnect", "evilname", "evilgames"):
         tag = f"{TEST_IMAGES}/misbehave:{kind}"
         dockerfile = f'FROM {TEST_IMAGES}/misbehave:base\nCMD ["python3", "/bot/misbehave.py", "{kind}", "2"]\n'
         docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=tag, rm=True)

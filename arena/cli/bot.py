@@ -6,10 +6,25 @@ from pathlib import Path
 
 import click
 
+from referee.textlog import printable
+
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config, validate_bot
 from ..league import LeagueError, check_new_version, get_league, register_bot
 from .docker_client import docker_client
 from .options import league_errors, with_store
+
+LINE = 300  # characters of one line of a build's or a bot's output that are printed
+
+
+def escaped(message: str) -> str:
+    """A message of ours that quotes a bot or its author (a build's output, a failure detail),
+    escaped line by line: only our own newlines are kept."""
+    return "\n".join(printable(line, LINE) for line in message.split("\n"))
+
+
+def echo_line(line: str) -> None:
+    """Prints one line that a build or a bot wrote, indented and escaped."""
+    click.echo(f"  {printable(line, LINE)}")
 
 
 @click.group()
@@ -33,9 +48,9 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
     try:
         config = load_bot_config(path, root)
         result = build_bot(docker_client(), config, timeout=timeout, max_size_mb=max_size_mb,
-                           say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")))
+                           say=(lambda line: None) if quiet else echo_line)
     except BotError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(escaped(str(exc))) from exc
     click.echo(f"built {result.tag} ({result.size_mb:.0f} MiB, {result.seconds:.1f} s)")
 
 
@@ -46,14 +61,13 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
 def validate(image: str, startup_ms: int, decision_ms: int) -> None:
     """Start IMAGE, check its hello, and play a short game of each game it claims."""
     docker_client()
-    result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms,
-                          say=lambda line: click.echo(f"  {line}"))
-    click.echo(result.summary())
+    result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms, say=echo_line)
+    click.echo(printable(result.summary(), LINE))
     if not result.ok:
         if result.log.strip():
             click.echo("the bot's output (last lines):")
             for line in result.log.strip().splitlines()[-20:]:
-                click.echo(f"  | {line}")
+                echo_line(f"| {line}")
         raise SystemExit(1)
 
 
@@ -83,14 +97,15 @@ def submit_bot(store, path: Path, league_name: str | None, quiet: bool = True, r
     check_new_version(store, config.name, config.version)
     client = docker_client()
     try:
-        built = build_bot(client, config, say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")))
+        built = build_bot(client, config, say=(lambda line: None) if quiet else echo_line)
     except BotError as exc:
-        raise click.ClickException(f"refused: {exc}") from exc
+        raise click.ClickException(f"refused: {escaped(str(exc))}") from exc
     click.echo(f"built {built.tag} ({built.size_mb:.0f} MiB); validating ...")
-    result = validate_bot(built.tag, say=lambda line: click.echo(f"  {line}"))
+    result = validate_bot(built.tag, say=echo_line)
     if not result.ok:
-        tail = "\n".join(f"  | {line}" for line in result.log.strip().splitlines()[-15:])
-        raise click.ClickException(f"refused: {result.summary()}" + (f"\nthe bot's output:\n{tail}" if tail else ""))
+        tail = "\n".join(f"  | {printable(line, LINE)}" for line in result.log.strip().splitlines()[-15:])
+        raise click.ClickException(f"refused: {printable(result.summary(), LINE)}"
+                                   + (f"\nthe bot's output:\n{tail}" if tail else ""))
     claimed = result.hello.get("games") or list(config.games)
     try:
         registered = register_bot(store, name=config.name, version=config.version, image=built.tag,

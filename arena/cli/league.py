@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 from sqlalchemy import select
 
+from referee.textlog import printable
+
 from ..league import create_league, join_league, run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from ..store import League
@@ -62,8 +64,8 @@ def list_leagues(store) -> None:
     """Every league, with its entrants."""
     with store() as session:
         for lg in session.scalars(select(League).order_by(League.name)):
-            bots = ", ".join(e.bot.label for e in lg.entries) or "no entrants"
-            click.echo(f"{lg.name}: {lg.game}, {lg.players} per table; {bots}")
+            bots = ", ".join(printable(e.bot.label) for e in lg.entries) or "no entrants"
+            click.echo(f"{printable(lg.name)}: {lg.game}, {lg.players} per table; {bots}")
 
 
 @league.command()

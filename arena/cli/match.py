@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from referee.spec import SpecError, new_secret, parse_spec
+from referee.textlog import printable
 
 from .options import GAME, parse_settings
 
@@ -82,12 +83,16 @@ def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, ov
 
 
 def results_table(result: dict) -> str:
+    """The totals by bot, best first; then the failures by reason, and each bot whose hello was
+    refused, with the reason. Names and versions come from bots: they are printed escaped."""
     rows = sorted(result["totals"], key=lambda t: (t["mean_rank"], -t["mean_score"]))
-    width = max(4, *(len(t["bot"]) for t in rows))
+    names = [printable(t["bot"]) for t in rows]
+    width = max(4, *map(len, names))
     lines = [f"{'bot':<{width}}  {'version':<10} {'games':>5} {'wins':>5} {'mean rank':>9} "
              f"{'mean score':>11} {'failures':>8}"]
-    for t in rows:
-        lines.append(f"{t['bot']:<{width}}  {t['version'] or '-':<10} {t['games']:>5} {t['wins']:>5} "
+    for name, t in zip(names, rows, strict=True):
+        version = printable(t["version"], limit=24) or "-"
+        lines.append(f"{name:<{width}}  {version:<10} {t['games']:>5} {t['wins']:>5} "
                      f"{t['mean_rank']:>9.2f} {t['mean_score']:>11.1f} {t['failures']:>8}")
     reasons: dict[str, int] = {}
     for g in result["games"]:
@@ -96,4 +101,7 @@ def results_table(result: dict) -> str:
                 reasons[f] = reasons.get(f, 0) + 1
     if reasons:
         lines.append("failures: " + ", ".join(f"{k} x{v}" for k, v in sorted(reasons.items())))
+    for name, t in zip(names, rows, strict=True):
+        if t.get("refused"):
+            lines.append(f"{name} played no game: its hello was refused ({printable(t['refused'], 200)})")
     return "\n".join(lines)

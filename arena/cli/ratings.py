@@ -6,6 +6,8 @@ import json
 
 import click
 
+from referee.textlog import printable
+
 from ..league import leaderboard as league_leaderboard
 from ..league import rebuild_ratings
 from .options import league_errors, with_store
@@ -41,10 +43,12 @@ def leaderboard(name: str, as_json: bool, store) -> None:
 
 
 def print_leaderboard(rows: list[dict]) -> None:
-    width = max([3, *(len(r["bot"]) for r in rows)])
+    names = [printable(r["bot"]) for r in rows]  # authors' text: escaped
+    width = max([3, *map(len, names)])
     click.echo(f"{'#':>2}  {'bot':<{width}}  {'version':<9} {'language':<8} {'mu-3s':>7} {'mu':>7} {'sigma':>6} "
                f"{'games':>6} {'wins':>5} {'avg score':>10} {'fail %':>6}")
-    for r in rows:
-        click.echo(f"{r['rank']:>2}  {r['bot']:<{width}}  {r['version']:<9} {r['language']:<8} {r['exposure']:>7.2f} "
+    for name, r in zip(names, rows, strict=True):
+        version, language = printable(r["version"], 24), printable(r["language"], 16)
+        click.echo(f"{r['rank']:>2}  {name:<{width}}  {version:<9} {language:<8} {r['exposure']:>7.2f} "
                    f"{r['mu']:>7.2f} {r['sigma']:>6.2f} {r['games']:>6} {r['wins']:>5} {r['average_score']:>10.1f} "
                    f"{100 * r['failure_rate']:>6.1f}")

@@ -8,7 +8,7 @@ import click
 
 from referee.games import get_game
 from referee.records import RecordError, read_record
-from referee.textlog import event_lines, result_lines
+from referee.textlog import event_lines, printable, result_lines
 
 
 @click.command()
@@ -26,15 +26,15 @@ def replay(record_file: Path, seat: int | None, check: bool) -> None:
     except (RecordError, ValueError, KeyError) as exc:
         raise click.ClickException(f"{record_file}: {exc}") from exc
     h = record.header
-    names = [f"{s['bot']}" for s in h["seats"]]
+    names = [printable(str(s["bot"])) for s in h["seats"]]
     if seat is not None and not 0 <= seat < len(names):
         raise click.BadParameter(f"seat must be 0..{len(names) - 1}", param_hint="--seat")
-    deal = f"deal {h['deal']}, " if "deal" in h else ""  # older records have no deal label
-    click.echo(f"{spec.title} (engine {h['engine_version']}), match {h['match_id']} game {h['game_index']}, "
-               f"{deal}seed {h['seed']}")
+    deal = f"deal {printable(str(h['deal']))}, " if "deal" in h else ""  # older records have no deal label
+    click.echo(f"{spec.title} (engine {h['engine_version']}), match {printable(str(h['match_id']))} "
+               f"game {h['game_index']}, {deal}seed {h['seed']}")
     click.echo("seats: " + ", ".join(f"{i}={n}" for i, n in enumerate(names)))
     for f in record.failures:
-        click.echo(f"!! {names[f['seat']]} failed: {f['reason']} ({f['detail']})")
+        click.echo(f"!! {names[f['seat']]} failed: {f['reason']} ({printable(f['detail'], 300)})")
     for line in event_lines(spec, state.history(seat), names):
         click.echo(line)
     result = record.result

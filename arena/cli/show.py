@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from referee.textlog import printable
+
 from ..store import Bot, Game, League, Match
 from .options import with_store
 from .replay import replay
@@ -17,7 +19,8 @@ def show() -> None:
 
 
 def _labels(session, ids) -> dict[int, str]:
-    return {b.id: b.label for b in session.query(Bot).filter(Bot.id.in_(set(ids)))}
+    """Each bot's name@version, escaped for printing."""
+    return {b.id: printable(b.label) for b in session.query(Bot).filter(Bot.id.in_(set(ids)))}
 
 
 @show.command("match")
@@ -31,7 +34,7 @@ def show_match(match_id: int, store) -> None:
             raise click.ClickException(f"no match {match_id}")
         league = session.get(League, match.league_id)
         names = _labels(session, match.bots)
-        click.echo(f"match {match.id}: league {league.name} ({league.game}), round {match.round} "
+        click.echo(f"match {match.id}: league {printable(league.name)} ({league.game}), round {match.round} "
                    f"(cycle {match.round // league.players})")
         click.echo(f"bots: {', '.join(names[b] for b in match.bots)}; restarts: {match.restarts}")
         click.echo(f"records: {match.record_dir}")

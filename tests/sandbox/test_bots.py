@@ -144,6 +144,19 @@ def test_arena_bot_validate_prints_the_bots_output_on_failure(misbehaving_images
     assert "is not among the legal actions" in result.output
 
 
+def test_arena_bot_validate_prints_a_hostile_hello_escaped(misbehaving_images):
+    """The name, version and games a bot says hello with reach the terminal only escaped (and
+    cut short), and a claimed game that does not exist is named, not a crash."""
+    runner = CliRunner()
+    result = runner.invoke(arena, ["bot", "validate", misbehaving_images["evilname"], "--decision-ms", "500"])
+    assert result.exit_code == 0, result.output
+    assert "hello: \\x1b[2J\\x1b[H\\x1b[31mevil\\r\\nforged-row" in result.output
+    claims = runner.invoke(arena, ["bot", "validate", misbehaving_images["evilgames"]])
+    assert claims.exit_code == 1 and "the hello claims unknown game(s): '\\x1b[2J" in claims.output, claims.output
+    for line in (result.output + claims.output).splitlines():
+        assert line.isprintable() and len(line) <= 310, repr(line)
+
+
 def test_make_images_twice_reuses_what_exists(docker_client):
     t0 = time.monotonic()
     assert build_base(docker_client, PYTHON_BASE, say=lambda line: None) == PYTHON_BASE.tag
