@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import re
 import shutil
 import signal
 import tempfile
@@ -74,6 +75,12 @@ def ranks_with_failures(ranks: list[int], failures: list[str]) -> list[int]:
     return out
 
 
+def log_name(index: int, name: str) -> str:
+    """The file of a bot's output: ``bot<index>-<name>.log``, the name kept to characters that
+    are safe in a file name (a spec's names are free text)."""
+    return f"bot{index}-{re.sub(r'[^A-Za-z0-9._@+-]', '_', name)[:64]}.log"
+
+
 def default_seat(spec: MatchSpec, bot: BotSpec, socket_dir: Path, log_path: Path) -> Seat:
     if bot.kind == "builtin":
         return BuiltinSeat(bot.name, bot.version or "builtin", lambda: make_strategy(bot.builtin, spec.game))
@@ -113,7 +120,7 @@ class Match:
         try:
             for i, bot in enumerate(spec.bots):
                 self.seats.append(self.seat_factory(spec, bot, socket_root / f"seat{i}",
-                                                    self.out_dir / f"bot{i}-{bot.name}.log"))
+                                                    self.out_dir / log_name(i, bot.name)))
             self.guard = Guard(self.seats)
             self.match_start = pb.MatchStart(
                 match_id=spec.match_id, game=spec.game, num_players=spec.num_players,

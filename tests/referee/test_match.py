@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from referee.match import ranks_with_failures
+from referee.match import log_name, ranks_with_failures
 from referee.records import read_record
 
 from .helpers import HEURISTIC_BOT, RANDOM_BOT, bot, check_records_replay, play_match
@@ -71,3 +71,12 @@ def test_match_ranks_keep_the_games_tie_breaks(tmp_path):
     for game in result["games"]:
         state = read_record(tmp_path / game["record"]).replay()
         assert game["ranks"] == state.ranks()
+
+
+def test_any_bot_name_gets_a_safe_log_file(tmp_path):
+    names = ["../up", "a/b", "nul\x00byte", "x" * 300, "ok@1.0"]
+    result = play_match(tmp_path, [bot(n, RANDOM_BOT) for n in names[:3]], games=1)
+    assert not any(f for f in result["games"][0]["failures"])
+    logs = sorted(p.name for p in tmp_path.glob("bot*.log"))
+    assert logs == ["bot0-.._up.log", "bot1-a_b.log", "bot2-nul_byte.log"]
+    assert log_name(3, names[3]) == f"bot3-{'x' * 64}.log" and log_name(4, names[4]) == "bot4-ok@1.0.log"
