@@ -83,8 +83,9 @@ def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, ov
 
 
 def results_table(result: dict) -> str:
-    """The totals by bot, best first; then the failures by reason, and each bot whose hello was
-    refused, with the reason. Names and versions come from bots: they are printed escaped."""
+    """The totals by bot, best first; then the failures by reason, each bot whose hello was
+    refused, with the reason, and each bot the fairness guard caught computing on another
+    seat's time. Names and versions come from bots: they are printed escaped."""
     rows = sorted(result["totals"], key=lambda t: (t["mean_rank"], -t["mean_score"]))
     names = [printable(t["bot"]) for t in rows]
     width = max(4, *map(len, names))
@@ -104,4 +105,7 @@ def results_table(result: dict) -> str:
     for name, t in zip(names, rows, strict=True):
         if t.get("refused"):
             lines.append(f"{name} played no game: its hello was refused ({printable(t['refused'], 200)})")
+        if t.get("caught"):
+            lines.append(f"{name} computed while other seats were asked ({t['caught']}): it was frozen "
+                         "between its turns from then on")
     return "\n".join(lines)

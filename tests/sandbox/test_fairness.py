@@ -8,6 +8,7 @@ import socket
 import statistics
 from pathlib import Path
 
+from arena.cli.match import results_table
 from referee.fairness import Cgroup
 from referee.match import run_match
 from referee.records import read_record
@@ -53,6 +54,7 @@ def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client,
     assert (tmp_path / "spun" / "bot1-other1.log").read_text().count("SPINNING") == 1
     assert not calm["totals"][0]["caught"] and not calm["totals"][1]["caught"], calm["totals"]
     assert not spun["totals"][0]["caught"], spun["totals"]
+    assert "other1 computed while other seats were asked" in results_table(spun)  # what arena match prints
     # frozen containers are thawed before removal: nothing is left behind
     assert not arena_containers(docker_client, "fair-spin")
 
