@@ -32,7 +32,7 @@ from referee.games import Action, State
 from referee.games.views import Event, EventLog
 from referee.players import make_player
 
-from .visibility import FACE_DOWN_PLAYS, LOOKALIKE, SCORED, SIGHTS, Sight, Slot, all_places, exposed, face_names, kind
+from .visibility import FACE_DOWN_PLAYS, LOOKALIKE, SIGHTS, Sight, Slot, all_places, exposed, face_names, kind
 
 
 def render(state: State, seat: int) -> str:
@@ -276,17 +276,25 @@ class Twin:
             return "the twin could not follow"
         if shown & set(self.differences):
             return "the step shows everyone a piece that differs"
+        pending = self._pending()
         twin.apply(twin_action)
         before, self.differences = self.differences, _differences(face_names(game), face_names(twin))
         if self.differences is None or (game.current_player(), game.phase_name()) != (twin.current_player(),
                                                                                      twin.phase_name()):
             return "the step parted them in public"
-        if (game.is_terminal() or getattr(game, "round", 0) != round_before) and any(
-                place.startswith(SCORED[name]) for place, _ in before + self.differences):
+        # The end of a round (or of the game) scores or shows what hands, hideouts, warehouses or
+        # rewards held, and a piece may pass through one of them within the step (a stash, a raid):
+        # whatever differed before the step, or came apart during it, may now be public.
+        round_over = game.is_terminal() or getattr(game, "round", 0) != round_before
+        if round_over and (before or pending and not self._pending()):
             return "the end of a round shows everyone what differs"
-        if not self.differences and not (self.pending_shuffle >= 0 and twin.rng.shuffles <= self.pending_shuffle):
+        if not self.differences and not self._pending():
             return "they are the same again"
         return None if self.blind else "every seat told them apart"
+
+    def _pending(self) -> bool:
+        """Whether the twin's perturbed shuffle is still to come."""
+        return self.pending_shuffle >= 0 and self.state.rng.shuffles <= self.pending_shuffle
 
 
 def play_twins(cls: type[State], num_players: int, seed: int, call: int, pick: random.Random,

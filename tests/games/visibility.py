@@ -157,15 +157,6 @@ SIGHTS: dict[str, Callable[[State, int], Sight]] = {
     "prohis": prohis, "sobek": sobek, "boss": boss, "bandits": bandits,
 }
 
-SCORED: dict[str, tuple[str, ...]] = {
-    "prohis": ("hand", "warehouse"),  # the final scores count every hand and warehouse
-    "sobek": ("hand", "corruption"),  # a round's end sends hands to corruption and counts scarabs there
-    "boss": ("rewards", "hand"),  # a round's last cards are revealed, and every reward turned up
-    "bandits": ("hideout",),  # a round's end scores every hideout
-}
-"""Places (by name prefix) whose cards the end of a round, or of the game, sums up or shows to all."""
-
-
 LOOKALIKE: dict[str, Callable[[int, int], bool]] = {
     "boss": lambda a, b: BOSS_BACK[a] == BOSS_BACK[b],  # cards of one city, or two police cards
 }
