@@ -41,42 +41,38 @@ Where the rules file is silent, this engine decides:
   When the pile runs out during a refill the round ends at once; in the new round the
   players under 6 refill clockwise from the player whose turn just ended (so an
   interrupted refill goes on in the same order).
-* If the new pile would be empty (every card in hands) the game ends: no round could.
+
+The deck's cards and the smallest new pile that starts a round are settings, with the
+rules file's [house] values as defaults.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .cards import CardSet, deal, shuffled
 from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
 from .views import seat_view
 
 # -- cards -------------------------------------------------------------------------------
-# The deck in face order: loot, Outlaws, Lawmen, Two-Faced cards, special actions.
-GOLD_BARS = ((2, 6), (3, 5), (4, 5), (5, 4), (6, 3))  # (value, cards)
-MONEY_BAGS = ((1, 7), (2, 6), (3, 6), (4, 5))
-GUNMEN = ((1, 4), (2, 4), (3, 4), (4, 3), (5, 3), (6, 1))  # (guns or stars, cards); 6: Wild Bill, McCoy
-TWO_FACED = ((1, 3), (2, 4), (3, 3))  # (guns and stars, cards)
-CARDS = CardSet(
-    [(f"gold_{v}", k) for v, k in GOLD_BARS]
-    + [(f"bag_{v}", k) for v, k in MONEY_BAGS]
-    + [(f"outlaw_{v}", k) for v, k in GUNMEN]
-    + [(f"lawman_{v}", k) for v, k in GUNMEN]
-    + [(f"two_faced_{v}", k) for v, k in TWO_FACED]
-    + [("tracker", 2), ("backfire", 2), ("booby_trap", 1)]
-)
-FACE = CARDS.face_of
-NAMES = CARDS.names
+# Every face the protocol names, in its order: loot, Outlaws, Lawmen, Two-Faced cards, special
+# actions. A face's name carries its value; the settings say how many cards of each face the
+# deck holds (none, for some).
+GOLD_VALUES = range(2, 7)  # Gold Bars are worth 2 to 6
+BAG_VALUES = range(1, 5)  # Money Bags, 1 to 4
+GUNMAN_VALUES = range(1, 7)  # Outlaws' guns and Lawmen's stars; 6: Wild Bill, Sheriff McCoy
+TWO_FACED_VALUES = range(1, 4)  # as many guns as stars
+NAMES = (tuple(f"gold_{v}" for v in GOLD_VALUES) + tuple(f"bag_{v}" for v in BAG_VALUES)
+         + tuple(f"outlaw_{v}" for v in GUNMAN_VALUES) + tuple(f"lawman_{v}" for v in GUNMAN_VALUES)
+         + tuple(f"two_faced_{v}" for v in TWO_FACED_VALUES) + ("tracker", "backfire", "booby_trap"))
 NUM_FACES = len(NAMES)
-CARD_NAME = tuple(NAMES[f] for f in FACE)  # card id -> the name of its face
-# A CardSet numbers the cards face by face in face order, so sorting ids sorts faces:
-# views list cards with ``_sorted_names``, a cheaper CARDS.sorted_names.
-assert all(FACE[c] <= FACE[c + 1] for c in range(len(FACE) - 1))
+FACE_OF = {name: f for f, name in enumerate(NAMES)}
 UNKNOWN = "unknown"  # a face-down card this seat may not see
-TRACKER, BACKFIRE, BOOBY_TRAP = (CARDS.index[n] for n in ("tracker", "backfire", "booby_trap"))
+TRACKER, BACKFIRE, BOOBY_TRAP = FACE_OF["tracker"], FACE_OF["backfire"], FACE_OF["booby_trap"]
 
 # What each face is worth and does; every table is indexed by face.
 GOLD, BAGS, NOT_LOOT = 0, 1, -1
@@ -93,6 +89,41 @@ HAND_SIZE = 6  # dealt at the start, and the least anyone holds after a refill
 STASH_MIN = 3  # loot cards of one kind
 RAID_TAKE = 6  # cards a lost raid gives up
 WINNING_TOTALS = {2: 60, 3: 50, 4: 40, 5: 35, 6: 30}
+MAX_COPIES = 20  # cards of one face a deck may hold: far above the rulebook's 7
+
+
+# -- settings ------------------------------------------------------------------------------
+# The settings that list the cards of one kind as CARDSxVALUE items:
+# setting -> (the faces' name prefix, the values the protocol names, what a value is).
+VALUED = {
+    "gold_bars": ("gold", GOLD_VALUES, "Gold Bars are worth"),
+    "money_bags": ("bag", BAG_VALUES, "Money Bags are worth"),
+    "outlaws": ("outlaw", GUNMAN_VALUES, "Outlaws carry guns"),
+    "lawmen": ("lawman", GUNMAN_VALUES, "Lawmen carry stars"),
+    "two_faced": ("two_faced", TWO_FACED_VALUES, "Two-Faced cards carry guns and stars"),
+}
+_ITEM = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*", re.ASCII)
+
+
+@functools.lru_cache(maxsize=64)
+def parse_cards(setting: str, text: str) -> tuple[tuple[int, int], ...]:
+    """``"6x2,5x3"`` -> ``((2, 6), (3, 5))``: (value, cards) per item of a CARDSxVALUE setting."""
+    _, values, what = VALUED[setting]
+    cards: dict[int, int] = {}
+    for item in filter(str.strip, text.split(",")):
+        match = _ITEM.fullmatch(item)
+        if not match:
+            raise BadSettings(f"setting {setting}: expected CARDSxVALUE items separated by commas, such as "
+                              f"6x2 for six cards of value 2; got {item!r}")
+        count, value = map(int, match.groups())
+        if value not in values:
+            raise BadSettings(f"setting {setting}: {what} {values[0]} to {values[-1]}, got {value} in {item!r}")
+        if value in cards:
+            raise BadSettings(f"setting {setting}: value {value} is listed twice")
+        if not 1 <= count <= MAX_COPIES:
+            raise BadSettings(f"setting {setting}: 1 to {MAX_COPIES} cards of a value, got {count} in {item!r}")
+        cards[value] = count
+    return tuple(sorted(cards.items()))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,7 +140,7 @@ class BanditsSettings(Settings):
 
     backfire: bool = True
     """A defender may answer with a Backfire, making the attacker defend against their own guns.
-    Off: the two Backfire cards are set aside before the deal (a 98-card deck)."""
+    Off: the Backfire cards are set aside before the deal (a 98-card deck by default)."""
 
     winning_total: int | None = None
     """The total that is enough to win at the end of a round. None: by player count,
@@ -118,11 +149,75 @@ class BanditsSettings(Settings):
     max_rounds: int = 8
     """After this many rounds the highest total wins; equal totals share the place."""
 
+    min_new_pile: int = 1
+    """A new round needs a draw pile of at least this many cards; a smaller new pile ends the
+    game. 1 (the rules file): only an empty new pile ends it."""
+
+    # The deck: CARDSxVALUE items (``6x2``: six cards of value 2); a value not listed has no card.
+    gold_bars: str = "6x2,5x3,5x4,4x5,3x6"
+    """Gold Bars, worth 2 to 6."""
+
+    money_bags: str = "7x1,6x2,6x3,5x4"
+    """Money Bags, worth 1 to 4."""
+
+    outlaws: str = "4x1,4x2,4x3,3x4,3x5,1x6"
+    """Outlaws, with 1 to 6 guns (the 6 is Wild Bill)."""
+
+    lawmen: str = "4x1,4x2,4x3,3x4,3x5,1x6"
+    """Lawmen, with 1 to 6 stars (the 6 is Sheriff McCoy)."""
+
+    two_faced: str = "3x1,4x2,3x3"
+    """Two-Faced cards, with 1 to 3 guns and as many stars."""
+
+    trackers: int = 2
+    """Trackers (0 to 20)."""
+
+    backfires: int = 2
+    """Backfire cards (0 to 20); set aside when ``backfire`` is off."""
+
+    booby_traps: int = 1
+    """Booby Traps (0 to 20)."""
+
     def __post_init__(self) -> None:
         if self.winning_total is not None and self.winning_total < 1:
             raise BadSettings(f"setting winning_total: must be at least 1 or none, got {self.winning_total}")
         if self.max_rounds < 1:
             raise BadSettings(f"setting max_rounds: must be at least 1, got {self.max_rounds}")
+        if self.min_new_pile < 1:
+            raise BadSettings(f"setting min_new_pile: must be at least 1 (no round can start without a "
+                              f"pile), got {self.min_new_pile}")
+        for name in ("trackers", "backfires", "booby_traps"):
+            if not 0 <= getattr(self, name) <= MAX_COPIES:
+                raise BadSettings(f"setting {name}: 0 to {MAX_COPIES} cards, got {getattr(self, name)}")
+        self.deck_counts()  # parses, and so checks, the card settings
+
+    def deck_counts(self) -> tuple[int, ...]:
+        """The cards of each face in the deck, in face order."""
+        counts = [0] * NUM_FACES
+        for setting, (prefix, _, _) in VALUED.items():
+            for value, cards in parse_cards(setting, getattr(self, setting)):
+                counts[FACE_OF[f"{prefix}_{value}"]] = cards
+        counts[TRACKER], counts[BACKFIRE], counts[BOOBY_TRAP] = self.trackers, self.backfires, self.booby_traps
+        return tuple(counts)
+
+
+class Deck(NamedTuple):
+    """The physical cards the settings describe."""
+
+    cards: CardSet
+    face: tuple[int, ...]  # card id -> face
+    name: tuple[str, ...]  # card id -> the name of its face
+
+
+@functools.lru_cache(maxsize=32)
+def make_deck(counts: tuple[int, ...]) -> Deck:
+    # A CardSet numbers the cards face by face in face order, so sorting ids sorts faces: views
+    # list cards in face order by sorting their ids.
+    cards = CardSet(list(zip(NAMES, counts, strict=True)))
+    return Deck(cards, cards.face_of, tuple(NAMES[f] for f in cards.face_of))
+
+
+CARDS = make_deck(BanditsSettings().deck_counts()).cards  # the rules file's 100 cards
 
 
 # -- phases and actions ------------------------------------------------------------------
@@ -151,33 +246,6 @@ for _f in range(NUM_FACES):
     _PARSED[STAR_CARD[_f]] = ("star", _f)
 
 
-def _take_face(cards: list[int], face: int) -> int:
-    """Removes and returns one card of ``face`` from ``cards`` (which must hold one)."""
-    for i, c in enumerate(cards):
-        if FACE[c] == face:
-            del cards[i]
-            return c
-    raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
-
-
-def _sorted_names(cards: list[int]) -> list[str]:
-    """Face names of ``cards`` in face order, as views list them (never ids)."""
-    return list(map(CARD_NAME.__getitem__, sorted(cards)))
-
-
-def _names(cards: list[int]) -> list[str]:
-    """Face names of ``cards`` in their own order (cards played in a fight)."""
-    return list(map(CARD_NAME.__getitem__, cards))
-
-
-def _guns(cards: list[int]) -> int:
-    return sum(GUNS[FACE[c]] for c in cards)
-
-
-def _stars(cards: list[int]) -> int:
-    return sum(STARS[FACE[c]] for c in cards)
-
-
 class BanditsState(PhasedState):
     """A game of Bandits. Seats are numbered clockwise from 0."""
 
@@ -191,11 +259,15 @@ class BanditsState(PhasedState):
         self.winning_total = settings.winning_total or WINNING_TOTALS[n]
 
         # Setup: shuffle the deck, deal 6 each; the rest is the draw pile.
-        deck = list(range(len(CARDS)))
+        self.cards, self.face, self.card_name = make_deck(settings.deck_counts())
+        deck = list(range(len(self.cards)))
         self.removed: list[int] = []  # out of the game: the Backfires, if that rule is off
         if not settings.backfire:
-            self.removed = CARDS.ids("backfire")
-            deck = [c for c in deck if FACE[c] != BACKFIRE]
+            self.removed = self.cards.ids("backfire")
+            deck = [c for c in deck if self.face[c] != BACKFIRE]
+        if len(deck) <= HAND_SIZE * n:
+            raise BadSettings(f"the deck settings give {len(deck)} cards in play; {n} players need more than "
+                              f"{HAND_SIZE * n}: {HAND_SIZE} each and a draw pile")
         self.pile: list[int] = shuffled(rng, deck)  # the top card is the last one
         self.hands: list[list[int]] = [deal(self.pile, HAND_SIZE) for _ in range(n)]
         self.hideouts: list[list[int]] = [[] for _ in range(n)]
@@ -219,6 +291,32 @@ class BanditsState(PhasedState):
         self.log.add({"type": "new_round", "round": 1, "pile_size": len(self.pile)})
         self.log.add({"type": "turn", "seat": first})
 
+    # -- cards ---------------------------------------------------------------------------
+    def _take_face(self, cards: list[int], face: int) -> int:
+        """Removes and returns one card of ``face`` from ``cards`` (which must hold one)."""
+        face_of = self.face
+        for i, c in enumerate(cards):
+            if face_of[c] == face:
+                del cards[i]
+                return c
+        raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
+
+    def _sorted_names(self, cards: list[int]) -> list[str]:
+        """Face names of ``cards`` in face order, as views list them (never ids)."""
+        return list(map(self.card_name.__getitem__, sorted(cards)))
+
+    def _names(self, cards: list[int]) -> list[str]:
+        """Face names of ``cards`` in their own order (cards played in a fight)."""
+        return list(map(self.card_name.__getitem__, cards))
+
+    def _guns(self, cards: list[int]) -> int:
+        face_of = self.face
+        return sum(GUNS[face_of[c]] for c in cards)
+
+    def _stars(self, cards: list[int]) -> int:
+        face_of = self.face
+        return sum(STARS[face_of[c]] for c in cards)
+
     # -- whose decision ------------------------------------------------------------------
     def current_player(self) -> int:  # the defender decides during a defence
         phase = self.phase
@@ -232,21 +330,21 @@ class BanditsState(PhasedState):
         if phase == TURN:
             return self._legal_turn()
         if phase == ATTACK:
-            counts = CARDS.counts(self.hands[self.active])
+            counts = self.cards.counts(self.hands[self.active])
             acts = [GUN_CARD[f] for f in GUN_FACES if counts[f]]
-            if _guns(self.attack):  # at least one gun card is down
+            if self._guns(self.attack):  # at least one gun card is down
                 acts.append(DONE)
             return acts
         if phase in (DEFEND, BACKFIRED):
             seat = self.defender if phase == DEFEND else self.active
-            counts = CARDS.counts(self.hands[seat])
+            counts = self.cards.counts(self.hands[seat])
             acts = [STAR_CARD[f] for f in STAR_FACES if counts[f]]
             if phase == DEFEND and counts[BACKFIRE] and not self.defence:
                 acts.append(BACKFIRE_ACT)  # instead of stars, and never against a Backfire
             acts.append(DONE)
             return acts
         if phase == STASH:
-            counts = CARDS.counts(self.hands[self.active])
+            counts = self.cards.counts(self.hands[self.active])
             kinds = (self.stash_kind,) if self.stash_kind != NOT_LOOT else self._stashable_kinds(counts)
             acts = [STASH_CARD[f] for kind in kinds for f in LOOT_FACES[kind] if counts[f]]
             if counts[BOOBY_TRAP]:
@@ -258,7 +356,7 @@ class BanditsState(PhasedState):
 
     def _legal_turn(self) -> list[Action]:
         active = self.active
-        counts = CARDS.counts(self.hands[active])
+        counts = self.cards.counts(self.hands[active])
         acts = [DRAW]  # the pile is never empty at a turn: its last card ends the round
         if any(counts[f] for f in GUN_FACES):
             acts += ATTACKS[self.num_players][active]
@@ -277,7 +375,7 @@ class BanditsState(PhasedState):
                      if sum(counts[f] for f in LOOT_FACES[kind]) >= STASH_MIN)
 
     def _trap_in_stash(self) -> int:
-        return sum(1 for c in self.stash if FACE[c] == BOOBY_TRAP)
+        return sum(1 for c in self.stash if self.face[c] == BOOBY_TRAP)
 
     # -- applying actions ----------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -298,12 +396,12 @@ class BanditsState(PhasedState):
                 self._play(self.attack, seat, arg, "gun")
             else:
                 self.phase = DEFEND
-                self.log.add({"type": "guns", "seat": seat, "guns": _guns(self.attack)})
+                self.log.add({"type": "guns", "seat": seat, "guns": self._guns(self.attack)})
         elif phase == DEFEND:
             if verb == "star":
                 self._play(self.defence, seat, arg, "star")
             elif verb == BACKFIRE_ACT:
-                self.defence.append(_take_face(self.hands[seat], BACKFIRE))
+                self.defence.append(self._take_face(self.hands[seat], BACKFIRE))
                 self.log.add({"type": "backfire", "seat": seat})
                 self.phase = BACKFIRED
             else:
@@ -323,30 +421,30 @@ class BanditsState(PhasedState):
     def _draw(self, seat: int) -> None:
         card = self.pile.pop()
         self.hands[seat].append(card)
-        self.log.add({"type": "draw", "seat": seat}, {"card": NAMES[FACE[card]]}, to=(seat,))
+        self.log.add({"type": "draw", "seat": seat}, {"card": self.card_name[card]}, to=(seat,))
         self._end_turn(())
 
     # 2 and 4. Attack a hand, raid a hideout ---------------------------------------------------
     def _declare(self, seat: int, target: int, raid: bool) -> None:
         self.defender, self.raid = target, raid
         if raid:
-            self.attack.append(_take_face(self.hands[seat], TRACKER))
+            self.attack.append(self._take_face(self.hands[seat], TRACKER))
         self.log.add({"type": "raid" if raid else "attack", "seat": seat, "target": target})
         self.phase = ATTACK
 
     def _play(self, pile: list[int], seat: int, face: int, kind: str) -> None:
         """One gun or star card from ``seat``'s hand, face up into the fight."""
-        pile.append(_take_face(self.hands[seat], face))
+        pile.append(self._take_face(self.hands[seat], face))
         self.log.add({"type": kind, "seat": seat, "card": NAMES[face]})
 
     # Fights ---------------------------------------------------------------------------------
     def _settle(self) -> None:
         attacker, defender = self.active, self.defender
-        guns = _guns(self.attack)
+        guns = self._guns(self.attack)
         if self.phase == BACKFIRED:  # roles turned: the attacker defended
-            defending, claimant, stars = attacker, defender, _stars(self.counter)
+            defending, claimant, stars = attacker, defender, self._stars(self.counter)
         else:
-            defending, claimant, stars = defender, attacker, _stars(self.defence)
+            defending, claimant, stars = defender, attacker, self._stars(self.defence)
         if stars >= guns:
             self.log.add({"type": "defended", "seat": defending, "guns": guns, "stars": stars})
         else:
@@ -376,7 +474,7 @@ class BanditsState(PhasedState):
         hideout = self.hideouts[loser]
         if self.settings.booby_trap_goes_off:
             for i, c in enumerate(hideout):
-                if FACE[c] == BOOBY_TRAP:
+                if self.face[c] == BOOBY_TRAP:
                     self.boneyard.append(hideout.pop(i))
                     self.log.add({"type": "trap", "seat": winner, "target": loser})
                     return
@@ -387,19 +485,19 @@ class BanditsState(PhasedState):
 
     def _log_transfer(self, kind: str, winner: int, loser: int, taken: list[int]) -> None:
         # Only the two players involved see the cards; everyone sees the count.
-        secret = {"cards": _sorted_names(taken)} if taken else None
+        secret = {"cards": self._sorted_names(taken)} if taken else None
         self.log.add({"type": kind, "seat": winner, "target": loser, "count": len(taken)},
                      secret, to=(winner, loser))
 
     # 3. Stash -------------------------------------------------------------------------------
     def _stash_card(self, seat: int, face: int) -> None:
-        self.stash.append(_take_face(self.hands[seat], face))
+        self.stash.append(self._take_face(self.hands[seat], face))
         if KIND[face] != NOT_LOOT:
             self.stash_kind = KIND[face]
 
     def _close_stash(self, seat: int) -> None:
         self.log.add({"type": "stash", "seat": seat, "count": len(self.stash)},
-                     {"cards": _sorted_names(self.stash)}, to=(seat,))
+                     {"cards": self._sorted_names(self.stash)}, to=(seat,))
         self.hideouts[seat] += self.stash
         self.stash.clear()
         self.stash_kind = NOT_LOOT
@@ -432,11 +530,11 @@ class BanditsState(PhasedState):
             drawn = deal(self.pile, HAND_SIZE - len(hand))
             hand += drawn
             self.log.add({"type": "refill", "seat": seat, "count": len(drawn)},
-                         {"cards": _sorted_names(drawn)}, to=(seat,))
+                         {"cards": self._sorted_names(drawn)}, to=(seat,))
 
     def _end_round(self) -> bool:
         """Scores the round and starts the next one; False when the game is over instead."""
-        round_scores = [sum(VALUE[FACE[c]] for c in hideout) for hideout in self.hideouts]
+        round_scores = [sum(VALUE[self.face[c]] for c in hideout) for hideout in self.hideouts]
         self.totals = [t + r for t, r in zip(self.totals, round_scores, strict=True)]
         self.log.add({"type": "round_over", "round": self.round, "round_scores": round_scores,
                       "totals": list(self.totals)})
@@ -451,7 +549,7 @@ class BanditsState(PhasedState):
         for hideout in self.hideouts:
             hideout.clear()
         self.pile += shuffled(self.rng, heap)
-        if not self.pile:
+        if len(self.pile) < self.settings.min_new_pile:
             return self._game_over()
         self.round += 1
         self.log.add({"type": "new_round", "round": self.round, "pile_size": len(self.pile)})
@@ -475,15 +573,15 @@ class BanditsState(PhasedState):
         v.update({
             "active": active,
             "round": self.round,
-            "hand": _sorted_names(hands[seat]),
-            "hideout": _sorted_names(hideouts[seat]),
+            "hand": self._sorted_names(hands[seat]),
+            "hideout": self._sorted_names(hideouts[seat]),
             "players": [{"hand_size": len(hand), "hideout_size": len(hideout), "total": total}
                         for hand, hideout, total in zip(hands, hideouts, self.totals, strict=True)],
             "pile_size": len(self.pile),
-            "boneyard": _sorted_names(self.boneyard),
-            "removed": _sorted_names(removed) if removed else [],
+            "boneyard": self._sorted_names(self.boneyard),
+            "removed": self._sorted_names(removed) if removed else [],
             # A stash goes face down: only the stasher sees its cards.
-            "stash": _sorted_names(stash) if seat == active else [UNKNOWN] * len(stash),
+            "stash": self._sorted_names(stash) if seat == active else [UNKNOWN] * len(stash),
             "winning_total": self.winning_total,
             "max_rounds": self.settings.max_rounds,
         })
@@ -492,9 +590,9 @@ class BanditsState(PhasedState):
             attack, defence, counter = self.attack, self.defence, self.counter
             v.update({
                 "attacker": active, "defender": self.defender, "raid": self.raid,
-                "attack": _names(attack), "guns": _guns(attack),
-                "defence": _names(defence), "stars": _stars(defence),
-                "counter": _names(counter), "counter_stars": _stars(counter),
+                "attack": self._names(attack), "guns": self._guns(attack),
+                "defence": self._names(defence), "stars": self._stars(defence),
+                "counter": self._names(counter), "counter_stars": self._stars(counter),
             })
         else:
             v.update({"attacker": -1, "defender": -1, "raid": False, "attack": [], "guns": 0,
@@ -565,7 +663,7 @@ GAME = GameSpec(
     max_players=6,
     settings=BanditsSettings,
     state=BanditsState,
-    version="1.0.0",
+    version="1.1.0",  # 1.1: the deck and min_new_pile are settings (the defaults play as 1.0 did)
     cards=CARDS,
     score_unit="loot",
     describe_event=describe_event,

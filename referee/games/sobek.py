@@ -408,8 +408,9 @@ class SobekState(PhasedState):
         # 4. Five event tokens, face down; the other seven are out this round.
         tokens = shuffled(rng, range(len(TOKENS) * TOKEN_COPIES))
         self.tokens: list[int] = tokens[:ROUND_TOKENS]
-        self.tokens_out: list[int] = tokens[ROUND_TOKENS:]  # unused, used and discarded tokens
+        self.tokens_out: list[int] = tokens[ROUND_TOKENS:]  # face down, out this round
         self.held: list[int] = []  # the token being applied
+        self.tokens_used: list[int] = []  # applied or discarded, face up (a Curse or a Prosperity stays)
         # 5. The start player.
         if self.round == 1:
             self._start(rng.randrange(n), -1)
@@ -745,7 +746,7 @@ class SobekState(PhasedState):
         token = self.held.pop()
         kind = token // TOKEN_COPIES
         if verb == DISCARD:
-            self.tokens_out.append(token)
+            self.tokens_used.append(token)
             self.log.add({"type": "discard_token", "seat": seat, "token": TOKENS[kind]})
         elif kind == CURSE:  # it stays with the victim's corruption pile
             self.curses[arg].append(token)
@@ -754,7 +755,7 @@ class SobekState(PhasedState):
             self.sets[seat][arg].prosperity.append(token)
             self.log.add({"type": "prosperity", "seat": seat, "set_index": arg})
         else:
-            self.tokens_out.append(token)
+            self.tokens_used.append(token)
             if kind == GUILD:
                 self.log.add({"type": "guild", "seat": seat, "target": arg})
                 self._move(seat, self.next_same(self.score[seat]) - self.score[seat])
@@ -904,7 +905,7 @@ class SobekState(PhasedState):
 
     def token_places(self) -> dict[str, list[int]]:
         """Every event token id by place, as :meth:`card_places` does for cards."""
-        places = {"tokens": self.tokens, "out": self.tokens_out, "held": self.held}
+        places = {"tokens": self.tokens, "out": self.tokens_out, "held": self.held, "used": self.tokens_used}
         for s in range(self.num_players):
             places[f"curses{s}"] = self.curses[s]
             for i, st in enumerate(self.sets[s]):

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import collections
+import hashlib
+import json
+import random
 
 import pytest
 
+from arenabot import codec
 from arenabot.strategies import BanditsHeuristic
 from referee.games import BadPlayerCount, BadSettings, IllegalAction, get_game
 from referee.games.bandits import CARDS, BanditsState
@@ -82,6 +86,43 @@ def test_deck_of_100_cards_with_the_counts_of_the_rules():
     assert (counts["tracker"], counts["backfire"], counts["booby_trap"]) == (2, 2, 1)
     loot = sum(k for name, k in counts.items() if name.startswith(("gold_", "bag_")))
     assert loot == 47
+
+
+# Whole games played with the default settings, by seed-driven random choices, before the deck
+# became a setting: (players, seed) -> the start of the SHA-256 of their history, views and scores.
+GAMES_BEFORE_THE_DECK_SETTINGS = {2: "076fbe79238ea6ce", 3: "7f231479de924afd", 4: "09355621803e4ff3",
+                                  5: "273c8e68b55771ee", 6: "9e84b89c4d73b458"}
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_the_default_settings_deal_and_play_the_same_games_as_before(n):
+    state, rng = new(n, n), random.Random(n)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    game = json.dumps([state.history(), [state.view(s) for s in range(n)], state.scores()], sort_keys=True)
+    assert hashlib.sha256(game.encode()).hexdigest()[:16] == GAMES_BEFORE_THE_DECK_SETTINGS[n]
+
+
+def test_a_deck_of_other_values_and_counts_plays_to_the_end():
+    deck = {"gold_bars": "10x6", "money_bags": "", "outlaws": "8x1,2x6", "lawmen": " 9 x 2 ", "two_faced": "",
+            "trackers": "0", "backfires": "3", "booby_traps": "2"}  # as the CLI gives them
+    state = new(3, 0, **deck)
+    counts = collections.Counter(state.cards.name(c) for c in range(len(state.cards)))
+    assert counts == {"gold_6": 10, "outlaw_1": 8, "outlaw_6": 2, "lawman_2": 9, "backfire": 3, "booby_trap": 2}
+    assert len(state.pile) == 34 - 3 * 6
+    kinds: set[str] = set()
+    for seed in range(30):
+        state, rng = new(3, seed, **deck), random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert not any(a.startswith("raid:") for a in legal), "a raid without a Tracker"
+            state.apply(rng.choice(legal))
+            assert sorted(all_cards(state)) == list(range(34))
+        kinds |= {e["type"] for e in state.history()}
+        assert all(total % 6 == 0 for total in state.scores()), "only Gold Bars worth 6 score"
+        view = state.view(seed % 3)
+        assert codec.decode_view(*codec.encode_view(view)) == view
+    assert {"stash", "beaten", "take_hand", "backfire", "round_over"} <= kinds
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -531,6 +572,21 @@ def test_the_game_ends_if_the_new_pile_would_be_empty():
     assert [e["type"] for e in events(state)[-2:]] == ["round_over", "game_over"]
 
 
+def test_a_new_pile_smaller_than_min_new_pile_ends_the_game():
+    def round_end(min_new_pile: int) -> BanditsState:
+        state = rig(new(min_new_pile=min_new_pile), hands={0: LOOT6})
+        state.hands[1] += state.pile[:-1]  # every card but the last in hands, or in the Boneyard
+        del state.pile[:-1]
+        state.boneyard += [state.hands[1].pop() for _ in range(3)]
+        play(state, "draw")
+        return state
+
+    assert round_end(3).round == 2 and len(round_end(3).pile) == 3  # 3 cards are enough for 3
+    state = round_end(4)
+    assert state.is_terminal() and state.round == 1 and len(state.pile) == 3
+    assert [e["type"] for e in events(state)[-2:]] == ["round_over", "game_over"]
+
+
 # -- Bad input -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("action", ["attack:0", "attack:9", "raid:1", "stash:outlaw_1", "star:lawman_1",
                                     "done", "", "DRAW", " draw", "draw:1", "backfire"])
@@ -566,10 +622,34 @@ def test_no_action_after_the_end():
     ({"first_player": "youngest"}, "not one of random, seat0"),
     ({"backfire": "perhaps"}, "expected true or false"),
     ({"booby_trap": True}, "unknown setting"),
+    ({"min_new_pile": 0}, "min_new_pile: must be at least 1"),
+    ({"gold_bars": "6 x 2, 5"}, "gold_bars: expected CARDSxVALUE items .* got ' 5'"),
+    ({"gold_bars": "2=6"}, "gold_bars: expected CARDSxVALUE items"),
+    ({"gold_bars": "6x7"}, "gold_bars: Gold Bars are worth 2 to 6, got 7 in '6x7'"),
+    ({"money_bags": "3x1,2x1"}, "money_bags: value 1 is listed twice"),
+    ({"outlaws": "0x1"}, "outlaws: 1 to 20 cards of a value, got 0 in '0x1'"),
+    ({"lawmen": "21x1"}, "lawmen: 1 to 20 cards of a value, got 21"),
+    ({"two_faced": "1x4"}, "two_faced: Two-Faced cards carry guns and stars 1 to 3, got 4"),
+    ({"two_faced": "1x-1"}, "two_faced: expected CARDSxVALUE items"),
+    ({"trackers": -1}, "trackers: 0 to 20 cards, got -1"),
+    ({"booby_traps": "many"}, "booby_traps: expected an integer"),
+    ({"backfires": 21}, "backfires: 0 to 20 cards, got 21"),
 ])
 def test_bad_settings_are_named(settings, message):
     with pytest.raises(BadSettings, match=message):
         new(**settings)
+
+
+SMALL_DECK = {"gold_bars": "1x2", "money_bags": "10x1", "outlaws": "1x1", "lawmen": "", "two_faced": "",
+              "trackers": 0, "backfires": 0, "booby_traps": 0}  # 12 cards
+
+
+def test_a_deck_too_small_for_the_players_is_refused():
+    with pytest.raises(BadSettings, match="12 cards in play; 2 players need more than 12: 6 each and a draw pile"):
+        new(2, **SMALL_DECK)
+    assert len(new(2, **{**SMALL_DECK, "trackers": 1}).pile) == 1  # 13 cards leave a pile of one
+    with pytest.raises(BadSettings, match="18 cards in play; 3 players need more than 18"):
+        new(3, **{**SMALL_DECK, "money_bags": "16x1", "backfires": 1, "backfire": False})  # 1 set aside
 
 
 def test_settings_from_cli_strings():

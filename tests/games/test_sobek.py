@@ -496,7 +496,7 @@ def test_guild_moves_both_markers_to_the_next_space_with_their_symbol():
     set_and_choose(state, "guild")
     play(state, "target:1")
     assert state.score == [5, 7, 12]  # Number 0 -> 5; Scarab 3 -> 7
-    assert not state.held and len(state.tokens_out) == 12  # the Guild leaves play
+    assert not state.held and len(state.tokens_used) == 1 and len(state.tokens_out) == 11  # the Guild is used
 
 
 def test_flood_gives_another_turn_right_after_this_one():

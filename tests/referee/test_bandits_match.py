@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.games.bandits import BanditsSettings
 from referee.records import read_record
 
 from .helpers import PY, RANDOM_BOT, ROOT, bot, check_records_replay, play_match
@@ -25,8 +26,7 @@ def test_bandits_match_at_every_player_count(tmp_path, n):
     check_records_replay(tmp_path, result)
     header = read_record(tmp_path / "game-000.jsonl").header
     assert (header["game"], header["num_players"]) == ("bandits", n)
-    assert header["settings"] == {"first_player": "random", "booby_trap_goes_off": True, "backfire": True,
-                                  "winning_total": None, "max_rounds": 8}
+    assert header["settings"] == BanditsSettings().to_dict()  # every setting, with its default
 
 
 def test_bandits_settings_reach_the_engine(tmp_path):
