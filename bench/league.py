@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
 
 
-def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float], int]:
+def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float], int, int]:
     store = open_store(f"sqlite:///{tmp}/bench.db")
     client = docker.from_env()
     # the same deals on every run, so that runs compare
@@ -50,7 +50,8 @@ def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float],
         register_bot(store, name=config.name, version=config.version, image=config.tag, image_digest=image.id,
                      language=config.language, author=config.author, games=list(config.games), league="bench")
     summary = run_league(store, "bench", rounds, jobs, tmp / "runs")
-    return summary.games_run / summary.seconds, summary.timings, summary.games_run
+    decisions = sum(record.read_text().count('"type":"decision"') for record in (tmp / "runs").rglob("game-*.jsonl"))
+    return summary.games_run / summary.seconds, summary.timings, summary.games_run, decisions
 
 
 @click.command()
@@ -61,12 +62,12 @@ def main(rounds: int, repeats: int, as_json: bool) -> None:
     report = Report("league", as_json)
     rates: dict[tuple[int, str], list[float]] = {}
     shares: dict[str, list[float]] = {}
-    games = 0
+    games = decisions = 0
     for _ in range(repeats):
         for jobs, placement in ((1, "auto"), (1, "none"), (2, "auto"), (2, "none")):
             os.environ["ARENA_CPU"] = placement
             with tempfile.TemporaryDirectory(prefix="bench-arena-league-") as tmp:
-                rate, t, games = one_run(rounds, jobs, Path(tmp))
+                rate, t, games, decisions = one_run(rounds, jobs, Path(tmp))
             rates.setdefault((jobs, placement), []).append(rate)
             if jobs == 1 and placement == "auto":  # one match at a time: the parts add up to the wall time
                 parts = {
@@ -81,6 +82,7 @@ def main(rounds: int, repeats: int, as_json: bool) -> None:
                 for key, value in parts.items():
                     shares.setdefault(key, []).append(100 * value / total)
     report.figure("games_per_league_run", games, "games")
+    report.figure("decisions_per_league_run", decisions, "decisions", "(games/s depends on how long its deals play)")
     for jobs in (1, 2):
         report.figure(f"games_per_s_jobs{jobs}", median(rates[jobs, "auto"]), "games/s", "(a core per match)")
         report.figure(f"games_per_s_jobs{jobs}_unpinned", median(rates[jobs, "none"]), "games/s",

@@ -194,6 +194,10 @@ class ContainerSeat(GrpcSeat):
         """The container's cgroup, for the fairness guard (``referee/fairness.py``); None
         when this host does not let the referee read and freeze it."""
         try:
+            return Cgroup.of_docker_id(self.container.id)  # where Docker's cgroup drivers put it
+        except CgroupError:
+            pass
+        try:
             self.container.reload()
             return Cgroup.of_pid(self.container.attrs["State"]["Pid"])
         except (docker.errors.APIError, CgroupError, KeyError, ValueError):
@@ -201,24 +205,13 @@ class ContainerSeat(GrpcSeat):
 
     def _create_and_start(self) -> Any:
         docker_client = client()
-        try:
-            image = docker_client.api.inspect_image(self.image)
-        except docker.errors.ImageNotFound:
-            raise Failure(START_FAILED, f"no image {self.image!r} (build it with: arena bot build)") from None
-        except docker.errors.APIError as exc:
-            raise Failure(START_FAILED, f"cannot inspect the image {self.image}: {exc.explanation}") from None
-        # Of the refused settings only volumes would act here: the profile disables health
-        # checks, and ports, stop signals and build triggers do nothing (the module docstring).
-        problems = image_problems(image["Config"], keys=("Volumes",))
-        if problems:
-            raise Failure(START_FAILED, f"the image {self.image} is refused: {'; '.join(problems)}")
         options = self.profile.container_options()
         cpus = cpu.cpuset()
         if cpus is not None:  # the referee's own core(s): see referee/cpu.py
             options["cpuset_cpus"] = cpus
         try:
             container = docker_client.containers.create(
-                image["Id"],  # the image just inspected, even if its tag moves meanwhile
+                self.image,
                 environment={"ARENA_SOCKET": self.address, "HOME": "/tmp"},
                 volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"}},
                 labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": self.match_id,
@@ -231,6 +224,15 @@ class ContainerSeat(GrpcSeat):
         except docker.errors.APIError as exc:
             raise Failure(START_FAILED,
                           f"cannot create a container of {self.image}: {exc.explanation}") from None
+        # The created container's own settings (its image's, merged), so no retag in between can
+        # slip past. Of the refused settings only volumes would act here: the profile disables
+        # health checks, and ports, stop signals and build triggers do nothing (see above).
+        config = dict(container.attrs.get("Config") or {})
+        config["Volumes"] = {v: {} for v in config.get("Volumes") or {} if v != SOCKET_MOUNT}  # not ours
+        problems = image_problems(config, keys=("Volumes",))
+        if problems:
+            container.remove(force=True, v=True)
+            raise Failure(START_FAILED, f"the image {self.image} is refused: {'; '.join(problems)}")
         try:
             container.start()
         except docker.errors.APIError as exc:
