@@ -187,8 +187,7 @@ class ContainerSeat(GrpcSeat):
         return f"unix://{SOCKET_MOUNT}/{self.socket_path.name}"  # as the container sees it
 
     async def launch(self) -> None:
-        self.container = await asyncio.to_thread(self._create_and_start)
-        self.cgroup = await asyncio.to_thread(self._find_cgroup)
+        self.container, self.cgroup = await asyncio.to_thread(self._create_and_start)
 
     def _find_cgroup(self) -> Cgroup | None:
         """The container's cgroup, for the fairness guard (``referee/fairness.py``); None
@@ -203,7 +202,8 @@ class ContainerSeat(GrpcSeat):
         except (docker.errors.APIError, CgroupError, KeyError, ValueError):
             return None
 
-    def _create_and_start(self) -> Any:
+    def _create_and_start(self) -> tuple[Any, Cgroup | None]:
+        """The started container, and its cgroup."""
         docker_client = client()
         options = self.profile.container_options()
         cpus = cpu.cpuset()
@@ -238,7 +238,8 @@ class ContainerSeat(GrpcSeat):
         except docker.errors.APIError as exc:
             container.remove(force=True, v=True)
             raise Failure(START_FAILED, f"cannot start {self.image}: {exc.explanation}") from None
-        return container
+        self.container = container
+        return container, self._find_cgroup()
 
     async def exit_status(self, wait: float) -> str | None:
         if self.container is None:
