@@ -4,13 +4,13 @@ Every process of a match runs on one core (``referee/cpu.py``), so a bot that co
 while another seat is thinking takes that seat's time: its think time grows, its bank
 drains, it may time out. The :class:`Guard` stops that.
 
-It reads each bot container's CPU time from its cgroup (about a microsecond a read) every
-few milliseconds, and takes off what the bot may have used on its own turns. A bot that uses
+A thread of the guard reads each bot container's CPU time from its cgroup every 10 ms of
+a game's decisions, and takes off what the bot may have used on its own turns. A bot that uses
 more than a sliver of CPU while other seats are asked is *caught*: from then on, for the
 rest of the match, its container is frozen (the cgroup freezer) whenever it is not being
 asked, and thawed just before a request is sent to it, so it only ever computes on its
 own clock or between games. Being caught costs the bot nothing else; it is recorded in
-the match result (``off_turn``).
+the match result (``caught``, ``off_turn_ms``) and ``arena match`` names it.
 
 Why not freeze every idle bot all the time? A freeze or a thaw of a container with a
 Python bot's dozen threads costs about 90 µs of the referee's time, twice per hand-off:
@@ -18,9 +18,12 @@ about 40% more per round trip. Bots that sit idle while others think, which is a
 them but the hostile ones, never pay that.
 
 What a bot can still take from another seat is bounded: the sliver (a reply's tail, a
-cycle collection) before it is caught; see :data:`WINDOW_SHARE`, :data:`BUDGET_S` and :data:`TAIL_S`.
-Local-process seats run with the referee's own rights and are not watched (development
-only); in-process seats are Arena's own code.
+cycle collection) before it is caught, see :data:`WINDOW_SHARE`, :data:`BUDGET_S` and
+:data:`TAIL_S`; and what :class:`Guard` says of its own turns. The bound holds on a match
+pinned to one core (the default): with ``--cpu none`` a bot's processes run beside the
+thinking seat's on other cores, where freezing is slower to bite. Local-process seats
+run with the referee's own rights and are not watched (development only); in-process
+seats are Arena's own code.
 """
 
 from __future__ import annotations
