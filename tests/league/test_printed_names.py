@@ -20,13 +20,14 @@ def test_stored_names_are_printed_escaped(store, db_url, tmp_path):
     bots = [register_bot(store, name=f"{EVIL[:20]}{i}", version=EVIL, image="x", image_digest="x", language=EVIL[:30],
                          author="a", games=[], league=league.name) for i in range(3)]
     with store() as session, session.begin():
-        match = Match(league_id=league.id, round=1, table=",".join(str(b.id) for b in bots), seed=1,
+        match = Match(league_id=league.id, round=1, table=",".join(str(b.id) for b in bots),
                       bots=[b.id for b in bots], record_dir=str(tmp_path), restarts=[0, 0, 0],
                       started_at=datetime.now(UTC))
         session.add(match)
         session.flush()
-        session.add(Game(match_id=match.id, index=0, seed=1, seats=[b.id for b in bots], scores=[3, 2, 1],
-                         ranks=[1, 2, 3], failures=["", "", "crash"], record_path=str(tmp_path / "game-000.jsonl")))
+        session.add(Game(match_id=match.id, index=0, seed="1", deal="c0d0", seats=[b.id for b in bots],
+                         scores=[3, 2, 1], ranks=[1, 2, 3], failures=["", "", "crash"],
+                         record_path=str(tmp_path / "game-000.jsonl")))
     runner = CliRunner()
     printed = ""
     for args in (["league", "list"], ["leaderboard", league.name], ["show", "match", "1"], ["show", "game", "1"]):
