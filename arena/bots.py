@@ -48,7 +48,11 @@ import docker.errors
 import requests.exceptions
 import urllib3.exceptions
 
+from referee import launch
 from referee.games import GAMES
+from referee.records import read_record
+from referee.sandbox import NoDockerEngine, client, docker_client, image_problems, probe_image
+from referee.spec import BotSpec, MatchSpec, TimeControl
 
 from .images import PYTHON_BASE
 
@@ -210,7 +214,7 @@ def build_bot(
               "arena.bot.language": config.language, "arena.bot.author": config.author,
               "arena.bot.games": ",".join(config.games)}
     dockerfile = str(config.dockerfile.relative_to(config.context))
-    api = docker.from_env().api  # the build's own, closed below: the daemon cancels a build whose client is gone
+    api = docker_client().api  # the build's own, closed below: the daemon cancels a build whose client is gone
     log: list[str] = []
     made: list[str] = []  # the ids of the images the build says it made
     image_id = ""
@@ -274,8 +278,6 @@ def _killed(error: str, limits: BuildLimits) -> str:
 
 def _refusal(image_config: dict[str, Any] | None) -> str:
     """Why Arena refuses an image's settings, or '' (the same sentence at build and validate time)."""
-    from referee.sandbox import image_problems
-
     problems = image_problems(image_config)
     if not problems:
         return ""
@@ -515,23 +517,17 @@ def validate_bot(image: str, startup_ms: int = 15_000, decision_ms: int = 2_000,
                  say: Callable[[str], None] = lambda line: None) -> Validation:
     """What a submission runs first: check the image's settings, start the bot, check its
     hello, then play one game against random bots at the smallest player count of each game
-    it claims."""
-    from referee.match import Match, run_async
-    from referee.records import read_record
-    from referee.sandbox import client, probe_image
-    from referee.seats import Failure
-    from referee.spec import parse_spec
-
+    it claims, each a match of its own (:func:`referee.launch`)."""
     try:
         refusal = _refusal(client().api.inspect_image(image)["Config"])
     except docker.errors.ImageNotFound:
         refusal = ""  # the probe below says so, as a match would
-    except Failure as exc:  # no Docker engine
+    except NoDockerEngine as exc:
         return Validation(image, False, problem=str(exc))
     if refusal:
         return Validation(image, False, problem=f"refused: {refusal}")
     with tempfile.TemporaryDirectory(prefix="arena-validate-") as tmp:
-        hello, failure, log = run_async(probe_image(image, Path(tmp), startup_ms))
+        hello, failure, log = probe_image(image, Path(tmp), startup_ms)
         if failure is not None:
             return Validation(image, False, problem=str(failure), log=log)
         unknown = sorted(set(hello["games"]) - set(GAMES))
@@ -542,16 +538,14 @@ def validate_bot(image: str, startup_ms: int = 15_000, decision_ms: int = 2_000,
         say(f"hello: {hello['name']} {hello['version']}, protocol {hello['protocol_version']}, "
             f"games: {', '.join(hello['games']) or 'all'}")
         for game in hello["games"] or sorted(GAMES):
-            spec = GAMES[game]
             # not the name from the hello: the bot chose it, and names become file names
-            bots = [{"name": "candidate", "image": image}] + [
-                {"name": f"random-{i}", "builtin": "random"} for i in range(1, spec.min_players)]
-            match_spec = parse_spec({"match_id": f"validate-{game}", "game": game, "games": 1,  # no seed: fresh secret
-                                     "bots": bots, "max_restarts": 0,
-                                     "time": {"startup_ms": startup_ms, "decision_ms": decision_ms,
-                                              "bank_ms": 5 * decision_ms}})
+            bots = (BotSpec("candidate", image=image),
+                    *(BotSpec(f"random-{i}", builtin="random") for i in range(1, GAMES[game].min_players)))
+            spec = MatchSpec(game=game, bots=bots, match_id=f"validate-{game}", max_restarts=0,  # a fresh secret
+                             time=TimeControl(startup_ms=startup_ms, decision_ms=decision_ms,
+                                              bank_ms=5 * decision_ms))
             out = Path(tmp) / game
-            outcome = run_async(Match(match_spec, out).run())["games"][0]
+            outcome = launch(spec, out).games[0]
             seat = outcome["bots"].index(0)
             check = GameCheck(game, not outcome["failures"][seat], outcome["failures"][seat],
                               score=outcome["scores"][seat], rank=outcome["ranks"][seat])

@@ -28,7 +28,8 @@ import click
 import docker
 
 from arena.bots import load_bot_config
-from arena.league import create_league, register_bot, run_league
+from arena.league import create_league, register_bot
+from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store
 from referee.spec import dev_secret

@@ -54,6 +54,7 @@ from typing import Any
 import docker
 import docker.errors
 import docker.types
+import requests.exceptions
 
 from . import cpu
 from .fairness import Cgroup, CgroupError
@@ -155,6 +156,26 @@ def _owner_alive(owner: str) -> bool:
     return True
 
 
+class NoDockerEngine(Exception):
+    """No Docker engine answers; the message says how to start one."""
+
+
+def docker_client(timeout: float = 60) -> docker.DockerClient:
+    """A new client of the Docker engine (``DOCKER_HOST``, else the local socket) that has
+    answered a ping. ``timeout`` is each request's, in seconds. Its owner closes it; most
+    code shares the process's own, :func:`client`."""
+    engine = None
+    try:
+        engine = docker.from_env(timeout=timeout)
+        engine.ping()
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+        if engine is not None:
+            engine.close()
+        raise NoDockerEngine(f"no Docker engine answers ({exc}); start one with scripts/docker-up.sh "
+                             "(as root)") from None
+    return engine
+
+
 _CLIENT: docker.DockerClient | None = None
 
 
@@ -162,12 +183,7 @@ def client() -> docker.DockerClient:
     """The process's Docker client (created on first use)."""
     global _CLIENT
     if _CLIENT is None:
-        try:
-            _CLIENT = docker.from_env(timeout=60)
-            _CLIENT.ping()
-        except docker.errors.DockerException as exc:
-            _CLIENT = None
-            raise Failure(START_FAILED, f"no Docker engine answers: {exc}") from None
+        _CLIENT = docker_client()
     return _CLIENT
 
 
@@ -204,13 +220,16 @@ class ContainerSeat(GrpcSeat):
 
     def _create_and_start(self) -> tuple[Any, Cgroup | None]:
         """The started container, and its cgroup."""
-        docker_client = client()
+        try:
+            engine = client()
+        except NoDockerEngine as exc:
+            raise Failure(START_FAILED, str(exc)) from None
         options = self.profile.container_options()
         cpus = cpu.cpuset()
         if cpus is not None:  # the referee's own core(s): see referee/cpu.py
             options["cpuset_cpus"] = cpus
         try:
-            container = docker_client.containers.create(
+            container = engine.containers.create(
                 self.image,
                 environment={"ARENA_SOCKET": self.address, "HOME": "/tmp"},
                 volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"}},
@@ -305,9 +324,8 @@ def sweep(everything: bool = False) -> tuple[int, int]:
     running (with ``everything``, all of Arena's). Returns (containers, directories)."""
     containers = dirs = 0
     try:
-        docker_client = docker.from_env(timeout=30)
-        found = docker_client.containers.list(all=True, filters={"label": LABEL})
-    except docker.errors.DockerException:
+        found = client().containers.list(all=True, filters={"label": LABEL})
+    except (NoDockerEngine, docker.errors.DockerException):
         found = []
     for container in found:
         if everything or not _owner_alive(container.labels.get(OWNER_LABEL, "")):
@@ -327,13 +345,15 @@ def sweep(everything: bool = False) -> tuple[int, int]:
     return containers, dirs
 
 
-async def probe_image(
-    image: str, work_dir: Path, startup_ms: int
-) -> tuple[dict[str, Any], Failure | None, str]:
+def probe_image(image: str, work_dir: Path, startup_ms: int) -> tuple[dict[str, Any], Failure | None, str]:
     """Starts a bot container and waits for its hello, then removes it.
 
     Returns (the hello as a dict, None) or ({}, the failure), and the bot's output.
     """
+    return asyncio.run(_probe(image, work_dir, startup_ms))
+
+
+async def _probe(image: str, work_dir: Path, startup_ms: int) -> tuple[dict[str, Any], Failure | None, str]:
     socket_root = work_dir / "probe"
     socket_root.mkdir(parents=True, exist_ok=True)
     log_path = work_dir / "probe.log"

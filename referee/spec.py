@@ -174,6 +174,7 @@ class MatchSpec:
                       bits=BOT_SEED_BITS)
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON, which :func:`parse_spec` reads back into an equal spec."""
         return dataclasses.asdict(self)
 
 
@@ -207,16 +208,14 @@ def parse_spec(data: Any) -> MatchSpec:
     except GameError as exc:
         raise SpecError(str(exc)) from None
     bots = data["bots"]
-    if not isinstance(bots, list) or not bots:
+    if not isinstance(bots, list | tuple) or not bots:
         raise SpecError("'bots' must be a non-empty list")
     parsed_bots = tuple(_parse_bot(i, b) for i, b in enumerate(bots))
     names = [b.name for b in parsed_bots]
     if len(set(names)) != len(names):
         raise SpecError(f"bot names must be unique within a match, got {names}")
     try:
-        game.check_players(len(parsed_bots))
-        settings = game.settings.from_mapping(data.get("settings") or {}).to_dict()
-        game.new_game(len(parsed_bots), 0, settings)  # some settings must also fit the player count
+        settings = game.validate(len(parsed_bots), data.get("settings") or {}).to_dict()
     except GameError as exc:
         raise SpecError(str(exc)) from None
     time = data.get("time") or {}
@@ -230,13 +229,15 @@ def parse_spec(data: Any) -> MatchSpec:
     if plan and games != len(plan):
         raise SpecError(f"'games' is {games} but the plan has {len(plan)} games")
     seed = None
-    if data.get("secret") is not None:
-        if data.get("seed") is not None:
-            raise SpecError("give either 'secret' or 'seed' (development only), not both")
-        secret = check_secret(data["secret"])
-    elif data.get("seed") is not None:
+    if data.get("seed") is not None:
         seed = _int(data, "seed", 0, minimum=0)
         secret = dev_secret(seed)
+        # to_dict writes both: the seed, and the secret it stands for
+        if data.get("secret") is not None and check_secret(data["secret"]) != secret:
+            raise SpecError(f"'secret' is not the one 'seed' {seed} stands for: give either 'secret' or "
+                            "'seed' (development only)")
+    elif data.get("secret") is not None:
+        secret = check_secret(data["secret"])
     else:
         secret = new_secret()
     bot_secret = check_secret(data["bot_secret"], "bot_secret") if data.get("bot_secret") else ""
@@ -260,10 +261,10 @@ def parse_spec(data: Any) -> MatchSpec:
 
 
 def _parse_plan(raw: Any, players: int) -> tuple[tuple[str, int], ...]:
-    if raw is None or raw == []:  # [] is how to_dict writes "no plan": result.json's spec loads again
+    if not isinstance(raw, list | tuple | None):
+        raise SpecError("'plan' must be a list of [deal, rotation] pairs")
+    if not raw:  # how to_dict writes "no plan": result.json's spec loads again
         return ()
-    if not isinstance(raw, list) or not raw:
-        raise SpecError("'plan' must be a non-empty list of [deal, rotation] pairs")
     plan = []
     for i, item in enumerate(raw):
         if (not isinstance(item, list | tuple) or len(item) != 2 or not isinstance(item[0], str | int)
@@ -300,7 +301,7 @@ def _parse_bot(index: int, raw: Any) -> BotSpec:
         pass
     elif isinstance(command, str):
         command = tuple(shlex.split(command))
-    elif isinstance(command, list) and all(isinstance(c, str) for c in command):
+    elif isinstance(command, list | tuple) and all(isinstance(c, str) for c in command):
         command = tuple(command)
     else:
         raise SpecError(f"{where} ({name}): command must be a string or a list of strings")

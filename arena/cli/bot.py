@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
+from referee.sandbox import docker_client
 from referee.textlog import printable
 
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config, validate_bot
-from ..league import LeagueError, check_new_version, get_league, register_bot
-from .docker_client import docker_client
-from .options import league_errors, with_store
+from ..submissions import SubmissionRefused, submit_bot
+from .options import user_errors, with_store
 
 LINE = 300  # characters of one line of a build's or a bot's output that are printed
 
@@ -42,12 +44,13 @@ ROOT_HELP = ("The folder the build may read, around PATH (default: PATH itself);
 @click.option("--max-size-mb", default=MAX_IMAGE_MB, show_default=True, help="Cap on the image size.")
 @click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP)
 @click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
+@user_errors
 def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: bool) -> None:
     """Build the bot folder PATH (a Dockerfile and a bot.toml) into arena-bot/NAME:VERSION,
     offline and with limits on memory, processes and CPU."""
     try:
         config = load_bot_config(path, root)
-        result = build_bot(docker_client(), config, timeout=timeout, max_size_mb=max_size_mb,
+        result = build_bot(docker_client(timeout=120), config, timeout=timeout, max_size_mb=max_size_mb,
                            say=(lambda line: None) if quiet else echo_line)
     except BotError as exc:
         raise click.ClickException(escaped(str(exc))) from exc
@@ -58,9 +61,10 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
 @click.argument("image")
 @click.option("--startup-ms", default=15_000, show_default=True)
 @click.option("--decision-ms", default=2_000, show_default=True)
+@user_errors
 def validate(image: str, startup_ms: int, decision_ms: int) -> None:
     """Start IMAGE, check its hello, and play a short game of each game it claims."""
-    docker_client()
+    docker_client().close()  # no engine: say so, rather than fail the validation
     result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms, say=echo_line)
     click.echo(printable(result.summary(), LINE))
     if not result.ok:
@@ -76,41 +80,29 @@ def validate(image: str, startup_ms: int, decision_ms: int) -> None:
 @click.option("--league", "league_name", help="Enter the new version in this league.")
 @click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP)
 @click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
-@with_store
-@league_errors
+@with_store()
+@user_errors
 def submit(path: Path, league_name: str | None, root: Path | None, quiet: bool, store) -> None:
     """Build and validate the bot folder PATH, then register it as a new bot version.
 
     A bot that fails to build or to validate is refused, and nothing is registered.
     """
-    submit_bot(store, path, league_name, quiet, root)
+    with submission_errors():
+        submit_bot(store, path, league_name, root, say=click.echo,
+                   build_say=(lambda line: None) if quiet else echo_line, validate_say=echo_line)
 
 
-def submit_bot(store, path: Path, league_name: str | None, quiet: bool = True, root: Path | None = None) -> None:
+@contextlib.contextmanager
+def submission_errors() -> Iterator[None]:
+    """Turns a bad bot folder or a refused submission into a clean error, the bot quoted escaped."""
     try:
-        config = load_bot_config(path, root)
+        yield
     except BotError as exc:
-        raise click.ClickException(str(exc)) from exc
-    if league_name:
-        with store() as session:
-            get_league(session, league_name)  # an unknown league is refused before any build
-    check_new_version(store, config.name, config.version)
-    client = docker_client()
-    try:
-        built = build_bot(client, config, say=(lambda line: None) if quiet else echo_line)
-    except BotError as exc:
-        raise click.ClickException(f"refused: {escaped(str(exc))}") from exc
-    click.echo(f"built {built.tag} ({built.size_mb:.0f} MiB); validating ...")
-    result = validate_bot(built.tag, say=echo_line)
-    if not result.ok:
-        tail = "\n".join(f"  | {printable(line, LINE)}" for line in result.log.strip().splitlines()[-15:])
-        raise click.ClickException(f"refused: {printable(result.summary(), LINE)}"
-                                   + (f"\nthe bot's output:\n{tail}" if tail else ""))
-    claimed = result.hello.get("games") or list(config.games)
-    try:
-        registered = register_bot(store, name=config.name, version=config.version, image=built.tag,
-                                  image_digest=client.images.get(built.tag).id, language=config.language,
-                                  author=config.author, games=claimed, league=league_name)
-    except LeagueError as exc:
-        raise click.ClickException(f"refused: {exc}") from exc
-    click.echo(f"registered {registered.label}" + (f" in league {league_name}" if league_name else ""))
+        raise click.ClickException(escaped(str(exc))) from exc
+    except SubmissionRefused as exc:
+        validation = exc.validation
+        if validation is None:
+            raise click.ClickException(f"refused: {escaped(str(exc))}") from exc
+        tail = "\n".join(f"  | {printable(line, LINE)}" for line in validation.log.strip().splitlines()[-15:])
+        raise click.ClickException(f"refused: {printable(str(exc), LINE)}"
+                                   + (f"\nthe bot's output:\n{tail}" if tail else "")) from exc

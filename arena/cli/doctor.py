@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import click
-import docker
-import docker.errors
 
-from referee.sandbox import sweep
+from referee.sandbox import NoDockerEngine, docker_client, sweep
 
 from ..images import base_image_status
 
@@ -15,11 +13,10 @@ from ..images import base_image_status
 def doctor() -> None:
     """Check the Docker engine and base images; sweep what dead referees left behind."""
     try:
-        client = docker.from_env(timeout=15)
+        client = docker_client(timeout=15)
         info = client.info()
-    except docker.errors.DockerException as exc:
-        click.echo(f"docker engine: NOT RUNNING ({exc})")
-        click.echo("  start it with: scripts/docker-up.sh (as root), or `make images`")
+    except NoDockerEngine as exc:
+        click.echo(f"docker engine: NOT RUNNING: {exc}, or `make images`")
         containers, dirs = sweep()
         click.echo(f"swept: {dirs} leftover socket folder(s)")
         raise SystemExit(1) from None

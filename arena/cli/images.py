@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from referee.sandbox import docker_client
+
 from ..images import BASE_IMAGES, ImageBuildError, base_image_status, build_base
-from .docker_client import docker_client
+from .options import user_errors
 
 
 @click.group()
@@ -14,9 +16,10 @@ def images() -> None:
 
 
 @images.command("build")
+@user_errors
 def build() -> None:
     """Build every base image that is missing (a second run takes seconds)."""
-    client = docker_client()
+    client = docker_client(timeout=120)
     for image in BASE_IMAGES:
         try:
             build_base(client, image, say=click.echo)
@@ -25,6 +28,7 @@ def build() -> None:
 
 
 @images.command("list")
+@user_errors
 def list_images() -> None:
     """Show the base images and whether they exist."""
     for image, present in base_image_status(docker_client()):

@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from sqlalchemy import select
 
 from referee.textlog import printable
 
-from ..league import create_league, join_league, run_league
+from ..league import all_leagues, create_league, join_league
+from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
-from ..store import League
-from .options import GAME, league_errors, parse_settings, with_store
+from .options import GAME, parse_settings, user_errors, with_store
 
 
 @click.group()
@@ -33,8 +32,8 @@ def league() -> None:
 @click.option("--failures", type=click.Choice(FAILURE_POLICIES), default="last", show_default=True,
               help="last: a failed seat ranks last and the game is rated; exclude: games with a failure "
                    "are not rated.")
-@with_store
-@league_errors
+@with_store()
+@user_errors
 def create(name: str, game: str, players: int, overrides: tuple[str, ...], deals: int, decision_ms: int,
            bank_ms: int, failures: str, store) -> None:
     """Create the league NAME, with a fresh secret from which its deals are drawn."""
@@ -50,8 +49,8 @@ def create(name: str, game: str, players: int, overrides: tuple[str, ...], deals
 @league.command()
 @click.argument("name")
 @click.argument("bot", metavar="BOT[@VERSION]")
-@with_store
-@league_errors
+@with_store(create=False)
+@user_errors
 def join(name: str, bot: str, store) -> None:
     """Enter an already registered bot in the league NAME."""
     entered = join_league(store, name, bot)
@@ -59,13 +58,12 @@ def join(name: str, bot: str, store) -> None:
 
 
 @league.command("list")
-@with_store
+@with_store(create=False)
 def list_leagues(store) -> None:
     """Every league, with its entrants."""
-    with store() as session:
-        for lg in session.scalars(select(League).order_by(League.name)):
-            bots = ", ".join(printable(e.bot.label) for e in lg.entries) or "no entrants"
-            click.echo(f"{printable(lg.name)}: {lg.game}, {lg.players} per table; {bots}")
+    for lg in all_leagues(store):
+        bots = ", ".join(map(printable, lg.entrants)) or "no entrants"
+        click.echo(f"{printable(lg.name)}: {lg.game}, {lg.players} per table; {bots}")
 
 
 @league.command()
@@ -74,8 +72,8 @@ def list_leagues(store) -> None:
 @click.option("--jobs", "-j", default=1, show_default=True, help="Matches played at once.")
 @click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
               show_default=True, help="Where match records go.")
-@with_store
-@league_errors
+@with_store(create=False)
+@user_errors
 def run(name: str, rounds: int, jobs: int, runs_dir: Path, store) -> None:
     """Play the league's round robin; a rerun resumes where a killed run stopped."""
     run_with_progress(store, name, rounds, jobs, runs_dir)

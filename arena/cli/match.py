@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import click
 
+from referee import launch
 from referee.spec import SpecError, new_secret, parse_spec
 from referee.textlog import printable
 
-from .options import GAME, parse_settings
+from .options import GAME, parse_settings, user_errors
 
 
 def parse_bot(value: str) -> dict:
@@ -44,6 +43,7 @@ def parse_bot(value: str) -> dict:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Where records go (default: runs/match-<time>).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@user_errors
 def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, overrides: tuple[str, ...],
           decision_ms: int, bank_ms: int, startup_ms: int, out: Path | None, as_json: bool) -> None:
     """Run a match between bots and print the results table.
@@ -54,26 +54,17 @@ def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, ov
     the records replay every game.
     """
     match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}"
-    out = out or Path("runs") / match_id
-    data = {
-        "match_id": match_id, "game": game, "games": num_games,
-        **({"secret": new_secret()} if seed is None else {"seed": seed}),
-        "settings": parse_settings(overrides), "bots": [parse_bot(b) for b in bots],
-        "time": {"startup_ms": startup_ms, "decision_ms": decision_ms, "bank_ms": bank_ms},
-    }
     try:
-        parse_spec(data)
+        spec = parse_spec({
+            "match_id": match_id, "game": game, "games": num_games,
+            **({"secret": new_secret()} if seed is None else {"seed": seed}),
+            "settings": parse_settings(overrides), "bots": [parse_bot(b) for b in bots],
+            "time": {"startup_ms": startup_ms, "decision_ms": decision_ms, "bank_ms": bank_ms},
+        })
     except SpecError as exc:
         raise click.UsageError(str(exc)) from exc
-    out.mkdir(parents=True, exist_ok=True)
-    spec_path = out / "spec.json"
-    spec_path.write_text(json.dumps(data, indent=1))
-    proc = subprocess.run([sys.executable, "-m", "referee", str(spec_path), "--out", str(out)],
-                          stdout=subprocess.DEVNULL if as_json else None, stdin=subprocess.DEVNULL)
-    result_path = out / "result.json"
-    if proc.returncode != 0 or not result_path.exists():
-        raise click.ClickException(f"the referee failed (exit status {proc.returncode}); see {out}")
-    result = json.loads(result_path.read_text())
+    out = out or Path("runs") / match_id
+    result = launch(spec, out, echo=not as_json).data
     if as_json:
         click.echo(json.dumps(result, indent=1))
         return

@@ -36,28 +36,39 @@ def parse_settings(pairs: tuple[str, ...] | list[str]) -> dict[str, str]:
     return out
 
 
-def with_store(command):
-    """Adds ``--db URL`` (default: $ARENA_DB, else sqlite:///runs/arena.db) and passes the open store."""
+def with_store(create: bool = True):
+    """Adds ``--db URL`` (default: $ARENA_DB, else sqlite:///runs/arena.db) and passes the open store.
+
+    Without ``create``, for commands that only read or that need a league to exist, a URL
+    that holds no store is an error, and nothing is created.
+    """
     import functools
 
     from ..store import StoreError, open_store
 
-    @click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",
-                  help="Database URL (SQLAlchemy); default $ARENA_DB or sqlite:///runs/arena.db.")
-    @functools.wraps(command)
-    def wrapper(*args, db_url: str | None, **kwargs):
-        try:
-            store = open_store(db_url)
-        except StoreError as exc:
-            raise click.ClickException(str(exc)) from exc
-        return command(*args, store=store, **kwargs)
+    def decorate(command):
+        @click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",
+                      help="Database URL (SQLAlchemy); default $ARENA_DB or sqlite:///runs/arena.db.")
+        @functools.wraps(command)
+        def wrapper(*args, db_url: str | None, **kwargs):
+            try:
+                store = open_store(db_url, create=create)
+            except StoreError as exc:
+                raise click.ClickException(str(exc)) from exc
+            return command(*args, store=store, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorate
 
 
-def league_errors(command):
-    """Turns LeagueError into a clean CLI error (exit status 1)."""
+def user_errors(command):
+    """Turns the errors whose message is meant for the user (a league's refusal, no Docker
+    engine, a referee that failed) into a clean CLI error (exit status 1)."""
     import functools
+
+    from referee import RefereeFailed
+    from referee.sandbox import NoDockerEngine
 
     from ..league import LeagueError
 
@@ -65,7 +76,7 @@ def league_errors(command):
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except LeagueError as exc:
+        except (LeagueError, NoDockerEngine, RefereeFailed) as exc:
             raise click.ClickException(str(exc)) from exc
 
     return wrapper

@@ -27,9 +27,7 @@ def play(game_name: str, num_players: int, seed: int, kinds: tuple[str, ...],
     """Play one game between built-in players and print its log."""
     spec = get_game(game_name)
     try:
-        spec.check_players(num_players)
-        settings = spec.settings.from_mapping(parse_settings(overrides))
-        spec.new_game(num_players, seed, settings)  # some settings must also fit the player count
+        settings = spec.validate(num_players, parse_settings(overrides))
     except GameError as exc:
         raise click.UsageError(str(exc)) from exc
     kinds = tuple(kinds) + tuple(("heuristic", "random")[s % 2] for s in range(len(kinds), num_players))

@@ -8,9 +8,8 @@ import click
 
 from referee.textlog import printable
 
-from ..league import leaderboard as league_leaderboard
-from ..league import rebuild_ratings
-from .options import league_errors, with_store
+from ..league import standings
+from .options import user_errors, with_store
 
 
 @click.group()
@@ -20,22 +19,22 @@ def ratings() -> None:
 
 @ratings.command()
 @click.argument("name")
-@with_store
-@league_errors
+@with_store(create=False)
+@user_errors
 def rebuild(name: str, store) -> None:
     """Recompute the ratings of league NAME from its stored games (deterministic)."""
-    rated = rebuild_ratings(store, name)
+    rated = standings.rebuild_ratings(store, name)
     click.echo(f"rebuilt the ratings of {len(rated)} bot(s) in {name}")
 
 
 @click.command()
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="The same data as JSON.")
-@with_store
-@league_errors
+@with_store(create=False)
+@user_errors
 def leaderboard(name: str, as_json: bool, store) -> None:
     """The standings of league NAME, best conservative rating (mu - 3 sigma) first."""
-    rows = league_leaderboard(store, name)
+    rows = standings.leaderboard(store, name)
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return

@@ -60,7 +60,6 @@ class Slot:
 
     round: int
     table: tuple[int, ...]  # bot ids, sorted
-    order: int  # position in the schedule: the order in which results are rated
 
     @property
     def key(self) -> str:
@@ -85,7 +84,7 @@ class Slot:
 def schedule(bot_ids: list[int], players: int, rounds: int) -> list[Slot]:
     """Every match of rounds 0..rounds-1, in a fixed order."""
     tables = list(itertools.combinations(sorted(bot_ids), players))
-    return [Slot(r, table, r * len(tables) + t) for r in range(rounds) for t, table in enumerate(tables)]
+    return [Slot(r, table) for r in range(rounds) for table in tables]
 
 
 def games_per_match(players: int, options: ScheduleOptions) -> int:

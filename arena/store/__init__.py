@@ -11,7 +11,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -39,7 +39,13 @@ class Store:
         return self.session()
 
 
-def open_store(url: str | None = None, migrate: bool = True) -> Store:
+def open_store(url: str | None = None, create: bool = True) -> Store:
+    """The store at ``url`` (see :func:`store_url`), its schema brought up to date.
+
+    With ``create``, a database without Arena's tables (for SQLite: a file that does not exist
+    yet, and its folders) becomes a new store. Without, that raises :class:`StoreError`, and
+    nothing is created: for commands that only read.
+    """
     url = store_url(url)
     try:
         parsed = make_url(url)
@@ -47,10 +53,15 @@ def open_store(url: str | None = None, migrate: bool = True) -> Store:
         raise StoreError(f"{url!r} is not a database URL (e.g. sqlite:///arena.db, "
                          "postgresql+psycopg://user@host/db)") from None
     shown = parsed.render_as_string(hide_password=True)
+    sqlite = parsed.get_backend_name() == "sqlite"
     options: dict = {}
-    if parsed.get_backend_name() == "sqlite":
+    if sqlite:
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            path = Path(parsed.database)
+            if create:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            elif not path.is_file():  # connecting would create it
+                raise StoreError(f"no store at {shown}: {path} does not exist{MAKE_ONE}")
         options["connect_args"] = {"timeout": 30}
     else:
         options["pool_pre_ping"] = True
@@ -59,18 +70,31 @@ def open_store(url: str | None = None, migrate: bool = True) -> Store:
         engine = create_engine(url, **options)
     except (NoSuchModuleError, ModuleNotFoundError) as exc:
         raise StoreError(f"no driver for {shown}: {exc}") from None
-    if parsed.get_backend_name() == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
     try:
+        if not create:
+            _check_store(engine, shown)  # before the SQLite pragmas, which would write to any file
+        if sqlite:
+            event.listen(engine, "connect", _sqlite_pragmas)
         with engine.connect() as connection:
-            if migrate:
-                _upgrade(connection)
+            _upgrade(connection)
     except OperationalError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
         raise StoreError(f"cannot reach the database at {shown}: {reason}") from None
     except SQLAlchemyError as exc:
         raise StoreError(f"the database at {shown} cannot be used: {exc}") from None
     return Store(engine)
+
+
+MAKE_ONE = "; `arena league create`, `arena bot submit` or `arena demo` makes one"
+
+
+def _check_store(engine: Engine, shown: str) -> None:
+    """Refuses a database that holds no store (Alembic's table is the sign of one)."""
+    with engine.connect() as connection:
+        found = inspect(connection).has_table("alembic_version")
+    engine.dispose()  # that connection had no SQLite pragmas: keep it out of the pool
+    if not found:
+        raise StoreError(f"no store at {shown}: the database holds no Arena tables{MAKE_ONE}")
 
 
 def _upgrade(connection: Connection) -> None:

@@ -320,6 +320,19 @@ class GameSpec:
                 f"not {num_players}"
             )
 
+    def validate(self, num_players: int, settings: Settings | Mapping[str, Any] | None = None) -> Settings:
+        """The complete settings of a game of ``num_players`` with ``settings`` (a Settings object,
+        or a mapping of overrides whose values may be strings, as the CLI gives them).
+
+        Raises :class:`BadPlayerCount` or :class:`BadSettings` naming the problem, before any game:
+        some settings must also fit the player count, which only starting a game checks.
+        """
+        self.check_players(num_players)
+        if not isinstance(settings, self.settings):
+            settings = self.settings.from_mapping(settings)
+        self.new_game(num_players, 0, settings)
+        return settings
+
     def new_game(
         self,
         num_players: int,

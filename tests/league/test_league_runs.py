@@ -17,8 +17,10 @@ from click.testing import CliRunner
 from sqlalchemy import func, select
 
 from arena.cli import main as arena
-from arena.league import create_league, leaderboard, rebuild_ratings, register_bot, run_league
+from arena.league import create_league, register_bot
+from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions, Slot
+from arena.league.standings import leaderboard, rebuild_ratings
 from arena.store import Game, Match, Rating
 
 from ..docker_fixtures import ROOT, arena_containers
@@ -109,7 +111,7 @@ def test_a_cycle_plays_each_deal_in_every_rotation_and_a_match_never_repeats_one
     # itself stays in the store: no file of the runs holds it
     table = tuple(int(b) for b in matches[1].table.split(","))
     result = json.loads((Path(matches[1].record_dir) / "result.json").read_text())
-    assert result["spec"]["secret"] == Slot(1, table, 0).secrets(SECRET)[0]
+    assert result["spec"]["secret"] == Slot(1, table).secrets(SECRET)[0]
     files = [p for p in (tmp_path / "runs").rglob("*") if p.is_file()]
     assert files and not [p for p in files if SECRET.encode() in p.read_bytes()]
     shown = CliRunner().invoke(arena, ["show", "match", str(matches[2].id), "--db", str(store.engine.url)])

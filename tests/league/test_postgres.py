@@ -11,7 +11,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
-from arena.league import leaderboard, run_league
+from arena.league.runner import run_league
+from arena.league.standings import leaderboard
 from arena.store import StoreError, open_store
 from arena.store.models import Base
 

@@ -8,19 +8,22 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main as arena
-from arena.league import LeagueError, create_league
+from arena.league import LeagueError, create_league, runner
 from arena.league.schedule import ScheduleOptions, Slot, schedule
-from arena.store import League
+from arena.store import Bot, League
+from referee.games import get_game
 from referee.spec import MatchSpec, parse_spec
 
 SECRET = "00" * 32
 
 
 def match_spec(slot: Slot, deals: int, league_secret: str = SECRET) -> MatchSpec:
-    """The match a slot plays, as the league hands it to the referee."""
-    secret, bot_secret = slot.secrets(league_secret)
-    return parse_spec({"game": "prohis", "secret": secret, "bot_secret": bot_secret, "plan": slot.plan(deals),
-                       "bots": [{"name": str(b), "builtin": "random"} for b in slot.table]})
+    """The match a slot plays, as the league hands it to the referee, which reads it back unchanged."""
+    entrants = {b: Bot(name=f"bot{b}", version="1", image=f"img{b}") for b in slot.table}
+    settings = get_game("prohis").validate(len(slot.table)).to_dict()  # a league stores them complete
+    spec = runner.match_spec("l", "prohis", settings, league_secret, slot, entrants, ScheduleOptions(deals=deals))
+    assert parse_spec(spec.to_dict()) == spec
+    return spec
 
 
 @pytest.mark.parametrize("players, deals", [(3, 1), (3, 2), (4, 2), (5, 1)])
@@ -28,7 +31,8 @@ def test_every_match_has_distinct_deals_and_every_cycle_plays_each_deal_in_every
     bots = list(range(1, players + 2))  # k + 1 entrants: k + 1 tables
     rounds = 2 * players  # two whole cycles
     slots = schedule(bots, players, rounds)
-    assert len(slots) == (players + 1) * rounds and [s.order for s in slots] == list(range(len(slots)))
+    assert len(slots) == (players + 1) * rounds
+    assert slots == sorted(slots, key=lambda s: (s.round, s.table))  # the order in which results are rated
     rotations_of = defaultdict(list)  # (table, game seed) -> rotations it was played in
     for slot in slots:
         spec = match_spec(slot, deals)
@@ -63,7 +67,7 @@ def test_tables_cycles_and_leagues_deal_differently():
 
 def test_the_plan_and_the_match_secrets_are_pinned():
     """A league's secret fixes every match's deals forever: these values must never change."""
-    slot = Slot(round=4, table=(1, 2, 3), order=0)
+    slot = Slot(round=4, table=(1, 2, 3))
     assert slot.cycle == 1
     assert slot.plan(2) == [("c1d0", 1), ("c1d1", 2), ("c1d2", 0), ("c1d3", 1), ("c1d4", 2), ("c1d5", 0)]
     assert slot.secrets(SECRET) == ("03f5f4520900467a2e8b166e6b62f8a4f7fdfccca38e7fe3afb9c760859bd802",

@@ -127,7 +127,7 @@ def test_cli_bad_input_is_refused_with_a_clear_message(db_url, tmp_path):
 
 
 def test_a_league_needs_enough_entrants(store, tmp_path):
-    from arena.league import run_league
+    from arena.league.runner import run_league
 
     create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
     bot(store, league="x")

@@ -1,0 +1,70 @@
+"""What a league stored: one match or one game, in detail, with each bot named by its label."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from ..store import Bot, Game, League, Match, Store
+from . import LeagueError
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    match_id: int
+    index: int
+    deal: str
+    seed: str
+    bots: list[str]  # name@version of the bot in each seat
+    scores: list[int]
+    ranks: list[int]
+    failures: list[str]
+    record_path: str
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    id: int
+    league: str
+    game: str
+    round: int
+    cycle: int  # the table's duplicate cycle (see schedule.py)
+    bots: list[str]  # name@version, in the order of the table
+    restarts: list[int]
+    record_dir: str
+    started_at: datetime
+    finished_at: datetime
+    games: list[StoredGame]
+
+
+def stored_match(store: Store, match_id: int) -> StoredMatch:
+    with store() as session:
+        match = session.get(Match, match_id)
+        if match is None:
+            raise LeagueError(f"no match {match_id}")
+        league = session.get(League, match.league_id)
+        labels = _labels(session, match.bots)
+        return StoredMatch(match.id, league.name, league.game, match.round, match.round // league.players,
+                           [labels[b] for b in match.bots], match.restarts, match.record_dir, match.started_at,
+                           match.finished_at, [_game(g, labels) for g in match.games])
+
+
+def stored_game(store: Store, game_id: int) -> StoredGame:
+    with store() as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            raise LeagueError(f"no game {game_id}")
+        return _game(game, _labels(session, game.seats))
+
+
+def _labels(session: Any, ids: list[int]) -> dict[int, str]:
+    return {b.id: b.label for b in session.scalars(select(Bot).where(Bot.id.in_(set(ids))))}
+
+
+def _game(game: Game, labels: dict[int, str]) -> StoredGame:
+    return StoredGame(game.id, game.match_id, game.index, game.deal, game.seed, [labels[b] for b in game.seats],
+                      game.scores, game.ranks, game.failures, game.record_path)

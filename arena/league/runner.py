@@ -1,0 +1,131 @@
+"""Running a league: every match of its schedule not yet stored, then its ratings.
+
+A run is safe to kill at any moment and to run again: a match is stored with its games in
+one transaction when it ends, and a rerun plays only what is not stored.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from referee import MatchResult
+from referee.spec import BotSpec, MatchSpec, TimeControl
+
+from ..store import Bot, Game, Match, Store
+from . import LeagueError, get_league
+from .executor import MatchJob, run_jobs
+from .schedule import ScheduleOptions, Slot, games_per_match, schedule
+from .standings import rebuild_ratings
+
+
+@dataclass
+class RunSummary:
+    matches_run: int
+    games_run: int
+    failures: int
+    matches_skipped: int  # already stored by an earlier run
+    seconds: float
+    # seconds summed over matches: referee processes (wall), and inside them container
+    # start, round trips, engine; then the league runner's store and ratings work
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
+               progress: Callable[[int, int], None] | None = None,
+               on_start: Callable[[int], None] | None = None) -> RunSummary:
+    """Plays every match of rounds 0..rounds-1 not yet stored, ``jobs`` at a time.
+
+    ``on_start(games)`` is called with the number of games to play, and
+    ``progress(games, failures)`` as each match is stored.
+    """
+    start = time.monotonic()
+    with store() as session:
+        league = get_league(session, name)
+        entrants = {e.bot.id: e.bot for e in league.entries}
+        if len(entrants) < league.players:
+            raise LeagueError(f"league {name} has {len(entrants)} entrant(s); {league.game} needs "
+                              f"{league.players} per table")
+        options = ScheduleOptions.from_dict(league.schedule)
+        done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league.id))}
+        league_id, game, players, settings, secret = (league.id, league.game, league.players, league.settings,
+                                                      league.secret)
+    slots = schedule(list(entrants), players, rounds)
+    todo = [s for s in slots if (s.round, s.key) not in done]
+    if on_start:
+        on_start(len(todo) * games_per_match(players, options))
+    jobs_list = [MatchJob(slot=s, spec=match_spec(name, game, settings, secret, s, entrants, options),
+                          out_dir=runs_dir / name / f"r{s.round}-{s.key.replace(',', '-')}" / _attempt())
+                 for s in todo]
+    games_run = failures = 0
+    timings = dict.fromkeys(("referee", "match", "startup", "round_trips", "engine", "store", "ratings"), 0.0)
+    for job, result in run_jobs(jobs_list, jobs):
+        t_store = time.perf_counter()
+        stored = _store_match(store, league_id, job, result)
+        timings["store"] += time.perf_counter() - t_store
+        timings["referee"] += result.seconds
+        match_timings = result.data.get("timings", {})
+        timings["match"] += match_timings.get("total", 0.0)
+        for key in ("startup", "round_trips", "engine"):
+            timings[key] += match_timings.get(key, 0.0)
+        if stored:
+            games_run += len(result.games)
+            failures += sum(1 for g in result.games for f in g["failures"] if f)
+            if progress:
+                progress(len(result.games), failures)
+    t_ratings = time.perf_counter()
+    rebuild_ratings(store, name)
+    timings["ratings"] = time.perf_counter() - t_ratings
+    return RunSummary(len(todo), games_run, failures, len(slots) - len(todo), time.monotonic() - start, timings)
+
+
+def _attempt() -> str:
+    """A fresh folder per attempt: a killed run's referee may still be writing the old one."""
+    return f"attempt-{os.getpid()}-{time.time_ns()}"
+
+
+def match_spec(league: str, game: str, settings: dict[str, Any], league_secret: str, slot: Slot,
+               entrants: dict[int, Bot], options: ScheduleOptions) -> MatchSpec:
+    """The match a slot of the schedule plays: its deals and bot seeds from the league's secret
+    (see :meth:`Slot.secrets`), which itself never leaves the store."""
+    deal_secret, bot_secret = slot.secrets(league_secret)
+    plan = tuple(slot.plan(options.deals))
+    return MatchSpec(
+        match_id=f"{league}-r{slot.round}-{slot.key.replace(',', '-')}",
+        game=game,
+        settings=settings,
+        secret=deal_secret,
+        bot_secret=bot_secret,
+        plan=plan,
+        games=len(plan),
+        bots=tuple(BotSpec(name=entrants[b].label, version=entrants[b].version, image=entrants[b].image)
+                   for b in slot.table),
+        time=TimeControl(startup_ms=options.startup_ms, decision_ms=options.decision_ms, bank_ms=options.bank_ms),
+        max_restarts=options.max_restarts,
+    )
+
+
+def _store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult) -> bool:
+    """Stores a finished match and its games atomically; False if it was stored already."""
+    table = list(job.slot.table)
+    try:
+        with store() as session, session.begin():
+            match = Match(league_id=league_id, round=job.slot.round, table=job.slot.key, bots=table,
+                          record_dir=str(job.out_dir), restarts=[t["restarts"] for t in result.totals],
+                          started_at=result.started_at)
+            session.add(match)
+            session.flush()
+            for g in result.games:
+                session.add(Game(match_id=match.id, index=g["index"], seed=str(g["seed"]), deal=g["deal"],
+                                 seats=[table[b] for b in g["bots"]], scores=g["scores"], ranks=g["ranks"],
+                                 failures=g["failures"], record_path=str(job.out_dir / g["record"])))
+    except IntegrityError:
+        return False  # another runner stored this match first
+    return True

@@ -1,0 +1,84 @@
+"""A league's standings: its ratings, rebuilt from the stored games, and its leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, func, select
+
+from ..store import Game, Match, Rating, RatingHistory, Store
+from . import get_league
+from .ratings import ENV, RatedGame, rate
+from .schedule import ScheduleOptions
+
+
+def rated_games(session: Any, league_id: int) -> list[Game]:
+    """The league's games in rating order: (round, schedule order of the table, game index)."""
+    rows = session.execute(
+        select(Game, Match.round, Match.table).join(Match).where(Match.league_id == league_id)
+    ).all()
+
+    def order(row: Any) -> tuple:
+        game, rnd, table = row
+        return (rnd, tuple(int(b) for b in table.split(",")), game.index)
+
+    return [row[0] for row in sorted(rows, key=order)]
+
+
+def rebuild_ratings(store: Store, name: str) -> dict[int, Any]:
+    """Recomputes the league's ratings and their history from the stored games."""
+    with store() as session, session.begin():
+        league = get_league(session, name)
+        options = ScheduleOptions.from_dict(league.schedule)
+        games = rated_games(session, league.id)
+        history: list[tuple[int, int, int, float, float]] = []
+        ratings = rate((RatedGame(g.id, g.seats, g.ranks, g.failures) for g in games), options.failures, history)
+        session.execute(delete(Rating).where(Rating.league_id == league.id))
+        session.execute(delete(RatingHistory).where(RatingHistory.league_id == league.id))
+        for entry in league.entries:
+            r = ratings.get(entry.bot_id)
+            if r is None:  # not rated yet: the prior
+                prior = ENV.create_rating()
+                session.add(Rating(league_id=league.id, bot_id=entry.bot_id, mu=prior.mu, sigma=prior.sigma,
+                                   exposure=prior.mu - 3 * prior.sigma, games=0))
+            else:
+                session.add(Rating(league_id=league.id, bot_id=entry.bot_id, mu=r.mu, sigma=r.sigma,
+                                   exposure=r.exposure, games=r.games))
+        session.add_all(RatingHistory(league_id=league.id, bot_id=bot, game_id=gid, seq=seq, mu=mu, sigma=sigma)
+                        for seq, gid, bot, mu, sigma in history)
+    return ratings
+
+
+def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
+    """One row per entrant, best conservative rating (mu - 3 sigma) first, with its rank."""
+    with store() as session:
+        league = get_league(session, name)
+        rated = session.scalar(select(func.count(RatingHistory.id)).where(RatingHistory.league_id == league.id))
+        stored = session.scalar(select(func.count(Game.id)).join(Match).where(Match.league_id == league.id))
+    if not rated and stored:  # killed before its ratings were computed: do it now
+        rebuild_ratings(store, name)
+    with store() as session:
+        league = get_league(session, name)
+        stats: dict[int, dict[str, float]] = {}
+        for game in rated_games(session, league.id):
+            for seat, bot in enumerate(game.seats):
+                s = stats.setdefault(bot, {"games": 0, "wins": 0, "score": 0, "failures": 0})
+                s["games"] += 1
+                s["wins"] += game.ranks[seat] == 1
+                s["score"] += game.scores[seat]
+                s["failures"] += bool(game.failures[seat])
+        rows = []
+        for rating in session.scalars(select(Rating).where(Rating.league_id == league.id)):
+            s = stats.get(rating.bot_id, {"games": 0, "wins": 0, "score": 0, "failures": 0})
+            bot = rating.bot
+            rows.append({
+                "bot": bot.name, "version": bot.version, "language": bot.language,
+                "exposure": round(rating.exposure, 3), "mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
+                "games": int(s["games"]), "wins": int(s["wins"]),
+                "average_score": round(s["score"] / s["games"], 1) if s["games"] else 0.0,
+                "failure_rate": round(s["failures"] / s["games"], 3) if s["games"] else 0.0,
+            })
+    rows.sort(key=lambda r: (-r["exposure"], -r["mu"], r["bot"], r["version"]))
+    for i, row in enumerate(rows, 1):
+        row["rank"] = i
+    return rows

@@ -1,0 +1,80 @@
+"""Running one match from another program: the one way Arena does it.
+
+``launch(spec, out_dir)`` writes the spec to ``out_dir/spec.json``, runs it in a referee
+process of its own (``python -m referee``, see ``referee/__main__.py``) and reads the
+result it wrote. ``arena match``, the league executor and bot validation all run their
+matches this way; the match loop itself is ``referee/match.py``.
+
+A referee process is told its caller's pid (``ARENA_PARENT_PID``) and ends when its caller
+ends, even by kill -9: no match goes on playing for a caller that is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .spec import MatchSpec, parse_spec
+
+STDERR_LINES = 10  # of a failed referee's output, in the error
+
+
+class RefereeFailed(RuntimeError):
+    """The referee process ended without a result; the message says how, and where its files are."""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match: what the referee wrote in ``result.json`` and how long it took."""
+
+    spec: MatchSpec
+    out_dir: Path
+    data: dict[str, Any]
+    """``result.json``: the spec as run, each game, each bot's totals, timings."""
+    started_at: datetime
+    seconds: float
+    """The referee process's wall time, start-up and teardown included."""
+
+    @property
+    def games(self) -> list[dict[str, Any]]:
+        return self.data["games"]
+
+    @property
+    def totals(self) -> list[dict[str, Any]]:
+        return self.data["totals"]
+
+
+def launch(spec: MatchSpec, out_dir: Path, cpu: str | None = None, echo: bool = False) -> MatchResult:
+    """Plays ``spec`` in a referee process of its own, writing its records into ``out_dir``.
+
+    ``cpu`` is the referee's ``--cpu`` (default: the referee's own, ``auto`` unless
+    ``ARENA_CPU`` says otherwise). With ``echo`` the referee prints its progress lines and
+    messages on this process's output; without, they are dropped, and the last lines of its
+    error output go into :class:`RefereeFailed`. A spec that cannot be run raises
+    :class:`~referee.spec.SpecError` before anything is written.
+    """
+    checked = parse_spec(spec.to_dict())  # what the referee will read, refused here if it would be there
+    out_dir.mkdir(parents=True, exist_ok=True)
+    spec_path = out_dir / "spec.json"
+    spec_path.write_text(json.dumps(checked.to_dict(), indent=1))
+    command = [sys.executable, "-m", "referee", str(spec_path), "--out", str(out_dir)]
+    if cpu is not None:
+        command += ["--cpu", cpu]
+    started_at, t0 = datetime.now(UTC), time.perf_counter()
+    proc = subprocess.run(command, env={**os.environ, "ARENA_PARENT_PID": str(os.getpid())},
+                          stdin=subprocess.DEVNULL, stdout=None if echo else subprocess.DEVNULL,
+                          stderr=None if echo else subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - t0
+    result_path = out_dir / "result.json"
+    if proc.returncode != 0 or not result_path.exists():
+        tail = "\n".join((proc.stderr or "").strip().splitlines()[-STDERR_LINES:])
+        raise RefereeFailed(f"the referee of {checked.match_id} failed (exit status {proc.returncode}); "
+                            f"its records are in {out_dir}" + (f":\n{tail}" if tail else ""))
+    return MatchResult(checked, out_dir, json.loads(result_path.read_text()), started_at, seconds)
