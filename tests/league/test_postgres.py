@@ -9,8 +9,10 @@ import os
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, text
+from click.testing import CliRunner
+from sqlalchemy import create_engine, inspect, text
 
+from arena.cli import main as arena
 from arena.league.runner import run_league
 from arena.league.standings import leaderboard
 from arena.store import StoreError, open_store
@@ -65,3 +67,18 @@ def test_a_wrong_password_is_named(pg_store):
     url = PG_URL.replace("arena:arena@", "arena:wrong@")
     with pytest.raises(StoreError, match="cannot reach the database at postgresql"):
         open_store(url)
+
+
+def test_a_command_that_only_reads_creates_no_tables_in_an_empty_database(pg_url):
+    result = CliRunner().invoke(arena, ["leaderboard", "x", "--db", pg_url])
+    assert result.exit_code == 1, result.output
+    assert "no store at postgresql+psycopg://arena:***@127.0.0.1:5432/arena_test: the database holds no Arena " \
+           "tables" in result.output
+    engine = create_engine(pg_url)
+    try:
+        with engine.connect() as connection:
+            assert inspect(connection).get_table_names() == []
+    finally:
+        engine.dispose()
+    open_store(pg_url)  # a command that may create one does
+    assert CliRunner().invoke(arena, ["league", "list", "--db", pg_url]).exit_code == 0

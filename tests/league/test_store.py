@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -133,3 +136,42 @@ def test_a_league_needs_enough_entrants(store, tmp_path):
     bot(store, league="x")
     with pytest.raises(LeagueError, match="league x has 1 entrant"):
         run_league(store, "x", 1, 1, tmp_path)
+
+
+READ_ONLY = [["leaderboard", "x"], ["show", "match", "1"], ["show", "game", "1", "--log"], ["league", "list"],
+             ["ratings", "rebuild", "x"], ["league", "run", "x"], ["league", "join", "x", "b@1"]]
+
+
+@pytest.mark.parametrize("args", READ_ONLY, ids=" ".join)
+def test_a_command_that_only_reads_never_creates_a_store(tmp_path, args):
+    """Commands that only read, or that need a league to exist, name a store that is not there
+    and create nothing: no folder, no database file, no table in someone else's database."""
+    missing = tmp_path / "no" / "such" / "dir" / "a.db"
+    result = CliRunner().invoke(arena, [*args, "--db", f"sqlite:///{missing}"])
+    assert result.exit_code == 1, result.output
+    assert f"no store at sqlite:///{missing}: {missing} does not exist" in result.output
+    assert not (tmp_path / "no").exists()
+
+    other = tmp_path / "other.db"  # another program's SQLite database
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE notes (body TEXT)")
+    before = other.read_bytes()
+    result = CliRunner().invoke(arena, [*args, "--db", f"sqlite:///{other}"])
+    assert result.exit_code == 1 and "holds no Arena tables" in result.output, result.output
+    assert other.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+
+def test_the_issues_own_example_creates_nothing():
+    assert not Path("/no").exists()
+    result = CliRunner().invoke(arena, ["leaderboard", "x", "--db", "sqlite:////no/such/dir/a.db"])
+    assert result.exit_code == 1 and "no store at sqlite:////no/such/dir/a.db" in result.output
+    assert not Path("/no").exists()
+    replayed = CliRunner().invoke(arena, ["replay", "/no/such/dir/game-000.jsonl"])
+    assert replayed.exit_code == 2 and "does not exist" in replayed.output
+    assert not Path("/no").exists()
+
+
+def test_a_command_that_only_reads_reads_an_existing_store(store, db_url):
+    create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
+    listed = CliRunner().invoke(arena, ["league", "list", "--db", db_url])
+    assert listed.exit_code == 0 and listed.output == "x: prohis, 3 per table; no entrants\n"
