@@ -1,5 +1,7 @@
 """``python -m referee SPEC [--out DIR]`` (or ``arena-referee``): run one match.
 
+Programs start it through :func:`referee.launch` (``referee/launch.py``).
+
 Writes ``result.json``, one ``game-NNN.jsonl`` record per game and each bot's capped
 output into the output directory, and prints one line per game.
 The referee and its bots run on one CPU core unless ``--cpu`` says otherwise (see

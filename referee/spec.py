@@ -1,5 +1,9 @@
 """The match spec: what the referee is asked to run, read from a JSON or TOML file.
 
+A program builds a :class:`MatchSpec` (or reads one with :func:`parse_spec`) and runs it with
+:func:`referee.launch`, which writes it as JSON (:meth:`MatchSpec.to_dict`, which reads back
+into an equal spec) for the referee process to read.
+
 Example (JSON)::
 
     {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from referee.sandbox import docker_client
+from referee.sandbox import client, docker_client
 from referee.textlog import printable
 
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config, validate_bot
@@ -64,7 +64,7 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
 @user_errors
 def validate(image: str, startup_ms: int, decision_ms: int) -> None:
     """Start IMAGE, check its hello, and play a short game of each game it claims."""
-    docker_client().close()  # no engine: say so, rather than fail the validation
+    client()  # no engine: say so, rather than fail the validation
     result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms, say=echo_line)
     click.echo(printable(result.summary(), LINE))
     if not result.ok:
