@@ -21,12 +21,12 @@ import tempfile
 from pathlib import Path
 
 import click
-import docker
 
 from arena.images import PYTHON_BASE
 from referee import cpu, fairness
 from referee.match import run_match
 from referee.records import read_record
+from referee.sandbox import docker_client
 from referee.spec import parse_spec
 
 from .common import Report, median
@@ -36,7 +36,7 @@ THINKER, SPINNER, CALM = "arena-bench/thinker:1", "arena-bench/spinner:1", "aren
 
 
 def build_images() -> None:
-    client = docker.from_env()
+    client = docker_client()
     with tempfile.TemporaryDirectory(prefix="bench-arena-fair-") as tmp:
         context = Path(tmp)
         shutil.copytree(ROOT / "sample_bots/python/arenabot", context / "arenabot",

@@ -25,13 +25,13 @@ import tempfile
 from pathlib import Path
 
 import click
-import docker
 
 from arena.bots import load_bot_config
 from arena.league import create_league, register_bot
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store
+from referee.sandbox import docker_client
 from referee.spec import dev_secret
 
 from .common import Report, median
@@ -42,7 +42,7 @@ SAMPLES = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
 
 def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float], int, int]:
     store = open_store(f"sqlite:///{tmp}/bench.db")
-    client = docker.from_env()
+    client = docker_client()
     # the same deals on every run, so that runs compare
     create_league(store, "bench", "prohis", 3, {}, ScheduleOptions(deals=2), secret=dev_secret(3))
     for folder in SAMPLES:

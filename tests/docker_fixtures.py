@@ -17,6 +17,7 @@ import pytest
 
 from arena.bots import build_bot, load_bot_config
 from arena.images import PYTHON_BASE, build_base
+from referee import sandbox
 from referee.sandbox import LABEL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,10 +35,9 @@ ADVERSARY_BASE = f"{TEST_IMAGES}/adversary:base"
 @pytest.fixture(scope="session")
 def docker_client() -> docker.DockerClient:
     try:
-        client = docker.from_env(timeout=120)
-        client.ping()
-    except docker.errors.DockerException as exc:
-        pytest.fail(f"these tests need a Docker engine: run scripts/docker-up.sh as root ({exc})")
+        client = sandbox.docker_client(timeout=120)
+    except sandbox.NoDockerEngine as exc:
+        pytest.fail(f"these tests need a Docker engine: {exc}")
     build_base(client, PYTHON_BASE, say=lambda line: None)
     return client
 
