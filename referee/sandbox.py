@@ -171,8 +171,9 @@ def docker_client(timeout: float = 60) -> docker.DockerClient:
     except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
         if engine is not None:
             engine.close()
-        raise NoDockerEngine(f"no Docker engine answers ({exc}); start one with scripts/docker-up.sh "
-                             "(as root)") from None
+        where = os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+        raise NoDockerEngine(f"no Docker engine answers at {where} ({exc}); start one with "
+                             "scripts/docker-up.sh (as root)") from None
     return engine
 
 
