@@ -76,5 +76,5 @@ def launch(spec: MatchSpec, out_dir: Path, cpu: str | None = None, echo: bool = 
     if proc.returncode != 0 or not result_path.exists():
         tail = "\n".join((proc.stderr or "").strip().splitlines()[-STDERR_LINES:])
         raise RefereeFailed(f"the referee of {checked.match_id} failed (exit status {proc.returncode}); "
-                            f"its records are in {out_dir}" + (f":\n{tail}" if tail else ""))
+                            f"see {out_dir}" + (f"\n{tail}" if tail else ""))
     return MatchResult(checked, out_dir, json.loads(result_path.read_text()), started_at, seconds)

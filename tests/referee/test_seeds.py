@@ -64,9 +64,10 @@ def test_bad_secrets_are_refused_with_a_clear_message(value, message):
         spec(secret="ab" * 16, bot_secret=value or "ab")
 
 
-def test_secret_and_seed_exclude_each_other_and_seed_is_a_public_alias():
-    with pytest.raises(SpecError, match="give either 'secret' or 'seed'"):
+def test_seed_is_a_public_alias_that_a_secret_given_with_it_must_match():
+    with pytest.raises(SpecError, match="'secret' is not the one 'seed' 1 stands for: give either 'secret' or 'seed'"):
         spec(secret="ab" * 16, seed=1)
+    assert spec(seed=7, secret=dev_secret(7)) == spec(seed=7)  # both, as result.json keeps them
     assert spec(seed=7).secret == dev_secret(7) == hashlib.sha256(b"arena-dev-seed:7").hexdigest()
     assert spec(secret="AB" * 16).secret == "ab" * 16
     assert len(check_secret("0" * (MIN_SECRET_BITS // 4))) == 32
