@@ -190,11 +190,12 @@ class State(ABC):
         The list is cached until the next :meth:`apply`; treat it as read-only.
         """
         if self._legal is None:
-            self._legal = [] if self.is_terminal() else self._legal_actions()
+            self._legal = self._legal_actions()
         return self._legal
 
     @abstractmethod
-    def _legal_actions(self) -> list[Action]: ...
+    def _legal_actions(self) -> list[Action]:
+        """The legal actions of :meth:`current_player`; none once the game is over."""
 
     def invalidate_caches(self) -> None:
         """Forgets what the state caches: its legal actions (and whatever else an engine keeps).
@@ -214,7 +215,7 @@ class State(ABC):
             raise MalformedAction(
                 f"an action must be a string such as 'done', got {type(action).__name__} {action!r}"
             )
-        legal = self.legal_actions()
+        legal = self._legal or self.legal_actions()  # the cached list, without a call
         if action not in legal:
             if self.is_terminal():
                 raise IllegalAction(f"the game is over; no action is legal (got {action!r})")
@@ -279,13 +280,15 @@ class PhasedState(State):
     ``self.to_act`` is the seat that must decide. That is all :meth:`current_player`,
     :meth:`is_terminal` and :meth:`phase_name` need, so every engine shares them.
 
-    Each other phase ``p`` has two methods, found by name once per class (as OpenSpiel's
-    games have one function per phase):
+    Each phase ``p`` has its methods, found by name once per class (as OpenSpiel's games
+    have one function per phase):
 
-    * ``_legal_<p>(self) -> list[Action]``: the legal actions of :meth:`current_player`;
-    * ``_apply_<p>(self, seat, verb, arg)``: applies a legal action of ``seat``, parsed by the
-      class's ``PARSED`` table (:func:`action_table`): ``take:2`` comes as ``("take", 2)``, an
-      action without an argument as its own verb with ``arg`` -1.
+    * ``_legal_<p>(self) -> list[Action]``: the legal actions of :meth:`current_player`
+      (``_legal_over`` is here: none);
+    * ``_apply_<p>(self, seat, verb, arg)``, for every phase but ``over``: applies a legal
+      action of ``seat``, parsed by the class's ``PARSED`` table (:func:`action_table`):
+      ``take:2`` comes as ``("take", 2)``, an action without an argument as its own verb
+      with ``arg`` -1.
     """
 
     PHASES: ClassVar[tuple[str, ...]]
@@ -304,11 +307,11 @@ class PhasedState(State):
             return
         cls._OVER = len(cls.PHASES) - 1
         # Every subclass gets its own tables, so that one overriding a phase's method is heard.
-        names = [f"_{kind}_{phase}" for kind in ("legal", "apply") for phase in cls.PHASES[:-1]]
+        names = [f"_legal_{phase}" for phase in cls.PHASES] + [f"_apply_{phase}" for phase in cls.PHASES[:-1]]
         missing = [name for name in names if not hasattr(cls, name)]
         if missing:
             raise TypeError(f"{cls.__name__} has a phase without its method: {', '.join(missing)}")
-        cls._LEGAL = tuple(getattr(cls, f"_legal_{phase}") for phase in cls.PHASES[:-1])
+        cls._LEGAL = tuple(getattr(cls, f"_legal_{phase}") for phase in cls.PHASES)
         cls._APPLY = tuple(getattr(cls, f"_apply_{phase}") for phase in cls.PHASES[:-1])
 
     def current_player(self) -> int:
@@ -322,6 +325,9 @@ class PhasedState(State):
 
     def _legal_actions(self) -> list[Action]:
         return self._LEGAL[self.phase](self)
+
+    def _legal_over(self) -> list[Action]:
+        return []
 
     def _apply(self, action: Action) -> None:
         seat = self.to_act

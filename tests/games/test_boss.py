@@ -685,6 +685,16 @@ def test_views_survive_the_wire():
     assert any(e["type"] == "resolve" for e in view["events"])
 
 
+def test_invalidating_the_caches_drops_the_cached_view_parts_too():
+    """A test that rigs a position must not be shown the view parts cached before it."""
+    state = new()
+    before = state.view(0)
+    put(state, "detroit", 1, big=2, small=1)  # then invalidate_caches()
+    detroit = next(b for b in state.view(0)["bosses"] if b["boss"] == "detroit")
+    assert (detroit["big"][1], detroit["small"][1]) == (2, 1), detroit
+    assert state.view(0)["players"][1]["big"] == before["players"][1]["big"] - 2
+
+
 def test_cached_view_parts_are_those_of_a_fresh_view():
     """The engine caches each seat's and each boss card's part of a view between changes."""
     for seed in range(30):
