@@ -29,7 +29,7 @@ stash     the active player         ``stash:<card>`` (next loot card of the same
 
 Refilling hands is not a decision: it is forced and shows nothing hidden to anyone.
 
-Where the rules file is silent, this engine decides:
+Where the rulebook is silent, this engine decides (the page lists these too):
 
 * A raid may name any opponent's hideout, even an empty one (a Backfire can still
   make it costly for the raider), and a defender may go on playing stars once the
@@ -44,7 +44,7 @@ Where the rules file is silent, this engine decides:
   interrupted refill goes on in the same order).
 
 The deck's cards and the smallest new pile that starts a round are settings, with the
-rules file's [house] values as defaults.
+page's [house] values as defaults.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def parse_cards(setting: str, text: str) -> tuple[tuple[int, int], ...]:
 
 @dataclasses.dataclass(frozen=True)
 class BanditsSettings(Settings):
-    """The [house] rules of Bandits, with the rules file's defaults."""
+    """The [house] rules of Bandits, with the defaults of its page."""
 
     first_player: Literal["random", "seat0"] = "random"
     """Who starts: drawn from the game seed (``random``), or always seat 0 (``seat0``, for
@@ -151,7 +151,7 @@ class BanditsSettings(Settings):
 
     min_new_pile: int = 1
     """A new round needs a draw pile of at least this many cards; a smaller new pile ends the
-    game. 1 (the rules file): only an empty new pile ends it."""
+    game. 1 (the default): only an empty new pile ends it."""
 
     # The deck: CARDSxVALUE items (``6x2``: six cards of value 2); a value not listed has no card.
     gold_bars: str = "6x2,5x3,5x4,4x5,3x6"
@@ -217,7 +217,7 @@ def make_deck(counts: tuple[int, ...]) -> Deck:
     return Deck(cards, cards.face_of, tuple(NAMES[f] for f in cards.face_of))
 
 
-CARDS = make_deck(BanditsSettings().deck_counts()).cards  # the rules file's 100 cards
+CARDS = make_deck(BanditsSettings().deck_counts()).cards  # the page's 100 cards
 
 
 # -- phases and actions ------------------------------------------------------------------

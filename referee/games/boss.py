@@ -24,7 +24,7 @@ place    the active player  ``place:<boss>``: the optional placement, after
 ``<card>`` is a face such as ``detroit_3`` or ``memphis_hospital``; ``<boss>`` a city
 such as ``new_york``, or ``chicago``.
 
-Where the rules file is silent, this engine decides:
+Where the rulebook is silent, this engine decides (the page lists these too):
 
 * ``place:<boss>`` is offered only where the placement can be completed: the cubes
   at hand can reach a strict majority there. Cubes are then added one at a time and
@@ -118,7 +118,7 @@ Table = tuple[tuple[int, ...], ...]  # the kinds of each city's cards, by city
 def parse_city_cards(text: str, base: Table | None = None) -> Table:
     """``"new_york:2/3/hospital,..."`` -> the kinds of each city's cards, by city.
 
-    Cities the text does not list keep their cards in ``base`` (the rules file's table).
+    Cities the text does not list keep their cards in ``base`` (the default table).
     Raises BadSettings naming the problem.
     """
     table = [list(kinds) for kinds in (DEFAULT_TABLE if base is None else base)]
@@ -162,12 +162,12 @@ def city_combinations(table: Table, num_players: int) -> list[tuple[int, ...]]:
 
 @dataclasses.dataclass(frozen=True)
 class BossSettings(Settings):
-    """The [house] rules of The Boss, with the rules file's defaults."""
+    """The [house] rules of The Boss, with the defaults of its page."""
 
     city_cards: str = DEFAULT_CITY_CARDS
     """Each city's cards: ``city:card/card/...``, comma-separated; a card is 1 to 5 (bags) or
     ``revolver``, ``prison``, ``hospital``, ``banished``. Cities not listed keep the default
-    table; the cards the rulebook names (see the rules file) must stay."""
+    table; the cards the rulebook names (see its page) must stay."""
 
     cities: str = ""
     """The cities in play, comma-separated (``detroit,philadelphia,boston``). Empty: one of
@@ -178,7 +178,7 @@ class BossSettings(Settings):
 
     chicago_needs_other_boss: bool = True
     """Cubes may go to Chicago only from a player who already has cubes on another boss card
-    this round (the rules file's reading of "before this round"). Off: Chicago is open to all."""
+    this round (this project's reading of "before this round"). Off: Chicago is open to all."""
 
     overtime: bool = True
     """When the first place is still tied after the tie-breaks, one more round is played (once).

@@ -37,9 +37,6 @@ TERMINAL = -1
 DONE: Action = "done"
 """Closes a multi-card choice (a convoy, a bribe, a set) or ends an optional second pick."""
 
-Parsed = Mapping[Action, tuple[str, int]]
-"""Action -> (verb, index): see :func:`action_table`."""
-
 
 def action_table(*families: Sequence[Action]) -> dict[Action, tuple[str, int]]:
     """``{action: (verb, index)}`` for families of actions ``verb:<argument>``.
@@ -251,7 +248,7 @@ class State(ABC):
     def view(self, seat: int) -> View:
         """Everything ``seat`` may know now, as plain JSON-able data.
 
-        Built only from what the rules file's "Who knows what" grants that seat, and
+        Built only from what "Who knows what" in ``docs/games/<game>.md`` grants that seat, and
         including the events since that seat's last decision.
         """
 
@@ -284,7 +281,7 @@ class PhasedState(State):
     have one function per phase):
 
     * ``_legal_<p>(self) -> list[Action]``: the legal actions of :meth:`current_player`
-      (``_legal_over`` is here: none);
+      (this class has the ``over`` phase's: none);
     * ``_apply_<p>(self, seat, verb, arg)``, for every phase but ``over``: applies a legal
       action of ``seat``, parsed by the class's ``PARSED`` table (:func:`action_table`):
       ``take:2`` comes as ``("take", 2)``, an action without an argument as its own verb
@@ -292,7 +289,7 @@ class PhasedState(State):
     """
 
     PHASES: ClassVar[tuple[str, ...]]
-    PARSED: ClassVar[Parsed] = {}
+    PARSED: ClassVar[Mapping[Action, tuple[str, int]]] = {}
     _OVER: ClassVar[int]
     _LEGAL: ClassVar[tuple[Callable[[Any], list[Action]], ...]]
     _APPLY: ClassVar[tuple[Callable[[Any, int, str, int], None], ...]]
@@ -301,10 +298,10 @@ class PhasedState(State):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "PHASES" in cls.__dict__ and cls.PHASES[-1] != "over":
-            raise TypeError(f"{cls.__name__}.PHASES must end with 'over'")
         if not hasattr(cls, "PHASES"):
             return
+        if cls.PHASES[-1] != "over":
+            raise TypeError(f"{cls.__name__}.PHASES must end with 'over'")
         cls._OVER = len(cls.PHASES) - 1
         # Every subclass gets its own tables, so that one overriding a phase's method is heard.
         names = [f"_legal_{phase}" for phase in cls.PHASES] + [f"_apply_{phase}" for phase in cls.PHASES[:-1]]

@@ -26,7 +26,7 @@ flip      the Inspector          ``flip:<position>``
 ``<card>`` is one of ``legal``, ``illegal``, ``lieutenant``, ``captain``, ``major``;
 ``<rank>`` one of the last three.
 
-Where the rules file is silent, this engine decides:
+Where the rulebook is silent, this engine decides (the page lists these too):
 
 * Flips are not optional: the Inspector turns cards until one stops the
   inspection or the rank's allowance (capped by the convoy size) is used up.
@@ -51,7 +51,6 @@ CARDS = CardSet(
 )
 FACE = CARDS.face_of
 NAMES = CARDS.names
-PROHI = (LIEUTENANT, CAPTAIN, MAJOR)
 
 # With 3 or 4 players these are removed at random before the game: (face, count).
 REMOVED_FOR_SMALL_GAMES = ((LEGAL, 18), (ILLEGAL, 10), (LIEUTENANT, 2))
@@ -68,7 +67,7 @@ HAND_VALUE = (0, -4000, 1000, 2000, 3000)
 
 @dataclasses.dataclass(frozen=True)
 class ProhisSettings(Settings):
-    """The [house] rules of Prohis, with the rules file's defaults."""
+    """The [house] rules of Prohis, with the defaults of its page."""
 
     pass_anytime: bool = True
     """A player may pass at any time. Off: only once the end is triggered, or when forced."""

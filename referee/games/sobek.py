@@ -35,7 +35,7 @@ horizontal_set   that player             ``card:<face>``, ``done``
 Market positions count the cards still in the market from the temple, from 0. Sets are
 numbered per player in the order they were laid, from 0.
 
-Where the rules file is silent, this engine decides (docs/games/sobek.md lists them all):
+Where the rulebook is silent, this engine decides (the page lists them all):
 
 * Choosing a token is part of the reward and is not optional; the chosen token may then be
   discarded unused. Guild moves the opponent to the next space with the symbol of *their* space.
@@ -106,7 +106,6 @@ FACES = _all_faces()
 NAMES = FACES.names
 FAMILY_OF, SCARABS_OF, ROLE_OF, BACK_OF = FACES.family, FACES.scarabs, FACES.role, FACES.back
 AMULET = NAMES.index("amulet")
-FACE_COUNT = len(NAMES)
 # A card as everyone sees it in the market: goods face up, characters face down.
 PUBLIC = tuple(BACKS[ORANGE] if r >= 0 else n for n, r in zip(NAMES, ROLE_OF, strict=True))
 
@@ -236,7 +235,7 @@ def parse_track(text: str) -> tuple[int, ...]:
 
 @dataclasses.dataclass(frozen=True)
 class SobekSettings(Settings):
-    """The [house] rules of Sobek, with the rules file's defaults."""
+    """The [house] rules of Sobek, with the defaults of its page."""
 
     valued_cards: str = DEFAULT_VALUED
     """Beige goods cards carrying scarabs, per family: ``family=CARDSxSCARABS`` (1 to 3 scarabs).

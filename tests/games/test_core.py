@@ -31,9 +31,6 @@ def test_a_phase_without_its_methods_is_refused_when_the_class_is_made():
         class Half(PhasedState):  # noqa: F841 (never used: making it must fail)
             PHASES = ("pick", "over")
 
-            def _legal_over(self):
-                return []
-
 
 def test_a_subclass_overriding_a_phase_method_is_heard():
     class OnlyPass(ProhisState):

@@ -25,7 +25,7 @@ from referee.players import make_player
 from .rig import fill, snapshot, take_face
 
 SOBEK = get_game("sobek")
-PATTERN = {  # the rules file's table: the symbols of spaces 5k+1..5k+4, by k mod 4
+PATTERN = {  # the table of docs/games/sobek.md: the symbols of spaces 5k+1..5k+4, by k mod 4
     0: ("ankh", "eye", "scarab", "lotus"),
     1: ("eye", "scarab", "lotus", "ankh"),
     2: ("eye", "ankh", "lotus", "scarab"),
