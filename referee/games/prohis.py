@@ -202,12 +202,10 @@ class ProhisState(PhasedState):
         return acts
 
     def _apply_draw(self, seat: int, verb: str, arg: int) -> None:
-        if verb == "take":
-            self._take_market(seat, arg)
-        elif verb == PILE:
-            self._take_pile(seat)
-        else:  # done
+        if verb == DONE:
             self._end_turn()
+        else:  # a second take or pile, picked as the first was
+            self._apply_turn(seat, verb, arg)
 
     def _take_market(self, seat: int, slot: int) -> None:
         card = self.market[slot]
