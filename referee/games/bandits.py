@@ -1,7 +1,8 @@
 """Bandits: outlaws steal each other's hands and raid hideouts, 2 to 6 players.
 
-The rules are those of ``shared/rules/bandits.md``, in the order they are given
-there. Names follow the rulebook: loot (*Gold Bars* and *Money Bags*) is *stashed*
+The rules are those of ``docs/games/bandits.md``; the methods follow them in their
+order, each kind of decision by its pair ``_legal_<phase>`` and ``_apply_<phase>``.
+Names follow the rulebook: loot (*Gold Bars* and *Money Bags*) is *stashed*
 face down under a player's *hideout*; *Outlaws* bring guns to an *attack* on a hand,
 or with a *Tracker* to a *raid* on a hideout; *Lawmen* bring stars to the defence;
 *Two-Faced* cards serve either side; a *Backfire* turns a fight on the attacker; a
@@ -28,7 +29,7 @@ stash     the active player         ``stash:<card>`` (next loot card of the same
 
 Refilling hands is not a decision: it is forced and shows nothing hidden to anyone.
 
-Where the rules file is silent, this engine decides:
+Where the rulebook is silent, this engine decides (the page lists these too):
 
 * A raid may name any opponent's hideout, even an empty one (a Backfire can still
   make it costly for the raider), and a defender may go on playing stars once the
@@ -43,7 +44,7 @@ Where the rules file is silent, this engine decides:
   interrupted refill goes on in the same order).
 
 The deck's cards and the smallest new pile that starts a round are settings, with the
-rules file's [house] values as defaults.
+page's [house] values as defaults.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
-from .views import seat_view
+from .core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
+from .views import UNKNOWN, seat_view
 
 # -- cards -------------------------------------------------------------------------------
 # Every face the protocol names, in its order: loot, Outlaws, Lawmen, Two-Faced cards, special
@@ -71,7 +72,6 @@ NAMES = (tuple(f"gold_{v}" for v in GOLD_VALUES) + tuple(f"bag_{v}" for v in BAG
          + tuple(f"two_faced_{v}" for v in TWO_FACED_VALUES) + ("tracker", "backfire", "booby_trap"))
 NUM_FACES = len(NAMES)
 FACE_OF = {name: f for f, name in enumerate(NAMES)}
-UNKNOWN = "unknown"  # a face-down card this seat may not see
 TRACKER, BACKFIRE, BOOBY_TRAP = FACE_OF["tracker"], FACE_OF["backfire"], FACE_OF["booby_trap"]
 
 # What each face is worth and does; every table is indexed by face.
@@ -128,7 +128,7 @@ def parse_cards(setting: str, text: str) -> tuple[tuple[int, int], ...]:
 
 @dataclasses.dataclass(frozen=True)
 class BanditsSettings(Settings):
-    """The [house] rules of Bandits, with the rules file's defaults."""
+    """The [house] rules of Bandits, with the defaults of its page."""
 
     first_player: Literal["random", "seat0"] = "random"
     """Who starts: drawn from the game seed (``random``), or always seat 0 (``seat0``, for
@@ -151,7 +151,7 @@ class BanditsSettings(Settings):
 
     min_new_pile: int = 1
     """A new round needs a draw pile of at least this many cards; a smaller new pile ends the
-    game. 1 (the rules file): only an empty new pile ends it."""
+    game. 1 (the default): only an empty new pile ends it."""
 
     # The deck: CARDSxVALUE items (``6x2``: six cards of value 2); a value not listed has no card.
     gold_bars: str = "6x2,5x3,5x4,4x5,3x6"
@@ -217,7 +217,7 @@ def make_deck(counts: tuple[int, ...]) -> Deck:
     return Deck(cards, cards.face_of, tuple(NAMES[f] for f in cards.face_of))
 
 
-CARDS = make_deck(BanditsSettings().deck_counts()).cards  # the rules file's 100 cards
+CARDS = make_deck(BanditsSettings().deck_counts()).cards  # the page's 100 cards
 
 
 # -- phases and actions ------------------------------------------------------------------
@@ -234,27 +234,19 @@ STAR_CARD = tuple(f"star:{n}" for n in NAMES)
 # [players][seat] -> that seat's attacks and raids, on every other seat in seat order
 ATTACKS = {n: tuple(tuple(ATTACK_ON[s] for s in range(n) if s != me) for me in range(n)) for n in range(2, 7)}
 RAIDS = {n: tuple(tuple(RAID_ON[s] for s in range(n) if s != me) for me in range(n)) for n in range(2, 7)}
-
-# action string -> (verb, argument) for the actions that carry one
-_PARSED: dict[str, tuple[str, int]] = {}
-for _s in range(6):
-    _PARSED[ATTACK_ON[_s]] = ("attack", _s)
-    _PARSED[RAID_ON[_s]] = ("raid", _s)
-for _f in range(NUM_FACES):
-    _PARSED[STASH_CARD[_f]] = ("stash", _f)
-    _PARSED[GUN_CARD[_f]] = ("gun", _f)
-    _PARSED[STAR_CARD[_f]] = ("star", _f)
+PARSED = action_table(ATTACK_ON, RAID_ON, STASH_CARD, GUN_CARD, STAR_CARD)
 
 
 class BanditsState(PhasedState):
     """A game of Bandits. Seats are numbered clockwise from 0."""
 
     PHASES = PHASES
+    PARSED = PARSED
 
     settings: BanditsSettings
 
-    def __init__(self, num_players: int, seed: int, settings: BanditsSettings) -> None:
-        super().__init__(num_players, seed, settings)
+    def __init__(self, game: GameSpec, num_players: int, seed: int, settings: BanditsSettings) -> None:
+        super().__init__(game, num_players, seed, settings)
         n, rng = num_players, self.rng
         self.winning_total = settings.winning_total or WINNING_TOTALS[n]
 
@@ -278,6 +270,7 @@ class BanditsState(PhasedState):
 
         self.phase = TURN
         self.active = first  # whose turn it is; the attacker during a fight
+        self.to_act = first  # who decides: the defender during a defence
         # The fight in progress: the attacker's cards (a Tracker first, in a raid), the
         # defender's stars or Backfire, and the attacker's stars after a Backfire.
         self.defender = -1
@@ -292,15 +285,6 @@ class BanditsState(PhasedState):
         self.log.add({"type": "turn", "seat": first})
 
     # -- cards ---------------------------------------------------------------------------
-    def _take_face(self, cards: list[int], face: int) -> int:
-        """Removes and returns one card of ``face`` from ``cards`` (which must hold one)."""
-        face_of = self.face
-        for i, c in enumerate(cards):
-            if face_of[c] == face:
-                del cards[i]
-                return c
-        raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
-
     def _sorted_names(self, cards: list[int]) -> list[str]:
         """Face names of ``cards`` in face order, as views list them (never ids)."""
         return list(map(self.card_name.__getitem__, sorted(cards)))
@@ -317,43 +301,8 @@ class BanditsState(PhasedState):
         face_of = self.face
         return sum(STARS[face_of[c]] for c in cards)
 
-    # -- whose decision ------------------------------------------------------------------
-    def current_player(self) -> int:  # the defender decides during a defence
-        phase = self.phase
-        if phase == DEFEND:
-            return self.defender
-        return TERMINAL if phase == OVER else self.active
-
-    # -- legal actions -------------------------------------------------------------------
-    def _legal_actions(self) -> list[Action]:
-        phase = self.phase
-        if phase == TURN:
-            return self._legal_turn()
-        if phase == ATTACK:
-            counts = self.cards.counts(self.hands[self.active])
-            acts = [GUN_CARD[f] for f in GUN_FACES if counts[f]]
-            if self._guns(self.attack):  # at least one gun card is down
-                acts.append(DONE)
-            return acts
-        if phase in (DEFEND, BACKFIRED):
-            seat = self.defender if phase == DEFEND else self.active
-            counts = self.cards.counts(self.hands[seat])
-            acts = [STAR_CARD[f] for f in STAR_FACES if counts[f]]
-            if phase == DEFEND and counts[BACKFIRE] and not self.defence:
-                acts.append(BACKFIRE_ACT)  # instead of stars, and never against a Backfire
-            acts.append(DONE)
-            return acts
-        if phase == STASH:
-            counts = self.cards.counts(self.hands[self.active])
-            kinds = (self.stash_kind,) if self.stash_kind != NOT_LOOT else self._stashable_kinds(counts)
-            acts = [STASH_CARD[f] for kind in kinds for f in LOOT_FACES[kind] if counts[f]]
-            if counts[BOOBY_TRAP]:
-                acts.append(STASH_CARD[BOOBY_TRAP])
-            if self.stash_kind != NOT_LOOT and len(self.stash) - self._trap_in_stash() >= STASH_MIN:
-                acts.append(DONE)
-            return acts
-        return []
-
+    # -- decisions, phase by phase, in the order of the rules -------------------------------
+    # A turn: 1. draw, 2. attack a hand, 3. stash, or 4. raid a hideout ---------------------
     def _legal_turn(self) -> list[Action]:
         active = self.active
         counts = self.cards.counts(self.hands[active])
@@ -374,48 +323,14 @@ class BanditsState(PhasedState):
         return tuple(kind for kind in (GOLD, BAGS)
                      if sum(counts[f] for f in LOOT_FACES[kind]) >= STASH_MIN)
 
-    def _trap_in_stash(self) -> int:
-        return sum(1 for c in self.stash if self.face[c] == BOOBY_TRAP)
-
-    # -- applying actions ----------------------------------------------------------------
-    def _apply(self, action: Action) -> None:
-        seat = self.current_player()
-        self.log.mark(seat)
-        verb, arg = _PARSED.get(action, (action, -1))
-        phase = self.phase
-        if phase == TURN:
-            if verb == DRAW:
-                self._draw(seat)
-            elif verb == "stash":
-                self.phase = STASH
-                self._stash_card(seat, arg)
-            else:
-                self._declare(seat, arg, raid=verb == "raid")
-        elif phase == ATTACK:
-            if verb == "gun":
-                self._play(self.attack, seat, arg, "gun")
-            else:
-                self.phase = DEFEND
-                self.log.add({"type": "guns", "seat": seat, "guns": self._guns(self.attack)})
-        elif phase == DEFEND:
-            if verb == "star":
-                self._play(self.defence, seat, arg, "star")
-            elif verb == BACKFIRE_ACT:
-                self.defence.append(self._take_face(self.hands[seat], BACKFIRE))
-                self.log.add({"type": "backfire", "seat": seat})
-                self.phase = BACKFIRED
-            else:
-                self._settle()
-        elif phase == BACKFIRED:
-            if verb == "star":
-                self._play(self.counter, seat, arg, "star")
-            else:
-                self._settle()
-        elif phase == STASH:
-            if verb == "stash":
-                self._stash_card(seat, arg)
-            else:
-                self._close_stash(seat)
+    def _apply_turn(self, seat: int, verb: str, arg: int) -> None:
+        if verb == DRAW:
+            self._draw(seat)
+        elif verb == "stash":
+            self.phase = STASH
+            self._stash_card(seat, arg)
+        else:
+            self._declare(seat, arg, raid=verb == "raid")
 
     # 1. Draw ------------------------------------------------------------------------------
     def _draw(self, seat: int) -> None:
@@ -428,16 +343,59 @@ class BanditsState(PhasedState):
     def _declare(self, seat: int, target: int, raid: bool) -> None:
         self.defender, self.raid = target, raid
         if raid:
-            self.attack.append(self._take_face(self.hands[seat], TRACKER))
+            self.attack.append(self.cards.take_face(self.hands[seat], TRACKER))
         self.log.add({"type": "raid" if raid else "attack", "seat": seat, "target": target})
         self.phase = ATTACK
 
+    def _legal_attack(self) -> list[Action]:
+        counts = self.cards.counts(self.hands[self.active])
+        acts = [GUN_CARD[f] for f in GUN_FACES if counts[f]]
+        if self._guns(self.attack):  # at least one gun card is down
+            acts.append(DONE)
+        return acts
+
+    def _apply_attack(self, seat: int, verb: str, face: int) -> None:
+        if verb == "gun":
+            self._play(self.attack, seat, face, "gun")
+        else:
+            self.phase, self.to_act = DEFEND, self.defender
+            self.log.add({"type": "guns", "seat": seat, "guns": self._guns(self.attack)})
+
     def _play(self, pile: list[int], seat: int, face: int, kind: str) -> None:
         """One gun or star card from ``seat``'s hand, face up into the fight."""
-        pile.append(self._take_face(self.hands[seat], face))
+        pile.append(self.cards.take_face(self.hands[seat], face))
         self.log.add({"type": kind, "seat": seat, "card": NAMES[face]})
 
     # Fights ---------------------------------------------------------------------------------
+    def _legal_defend(self) -> list[Action]:
+        counts = self.cards.counts(self.hands[self.defender])
+        acts = [STAR_CARD[f] for f in STAR_FACES if counts[f]]
+        if counts[BACKFIRE] and not self.defence:
+            acts.append(BACKFIRE_ACT)  # instead of stars, and never against a Backfire
+        acts.append(DONE)
+        return acts
+
+    def _apply_defend(self, seat: int, verb: str, face: int) -> None:
+        if verb == "star":
+            self._play(self.defence, seat, face, "star")
+        elif verb == BACKFIRE_ACT:
+            self.defence.append(self.cards.take_face(self.hands[seat], BACKFIRE))
+            self.log.add({"type": "backfire", "seat": seat})
+            self.phase, self.to_act = BACKFIRED, self.active
+        else:
+            self._settle()
+
+    def _legal_backfire(self) -> list[Action]:
+        """After a Backfire the attacker defends against their own guns."""
+        counts = self.cards.counts(self.hands[self.active])
+        return [STAR_CARD[f] for f in STAR_FACES if counts[f]] + [DONE]
+
+    def _apply_backfire(self, seat: int, verb: str, face: int) -> None:
+        if verb == "star":
+            self._play(self.counter, seat, face, "star")
+        else:
+            self._settle()
+
     def _settle(self) -> None:
         attacker, defender = self.active, self.defender
         guns = self._guns(self.attack)
@@ -490,8 +448,24 @@ class BanditsState(PhasedState):
                      secret, to=(winner, loser))
 
     # 3. Stash -------------------------------------------------------------------------------
+    def _legal_stash(self) -> list[Action]:
+        counts = self.cards.counts(self.hands[self.active])
+        kinds = (self.stash_kind,) if self.stash_kind != NOT_LOOT else self._stashable_kinds(counts)
+        acts = [STASH_CARD[f] for kind in kinds for f in LOOT_FACES[kind] if counts[f]]
+        if counts[BOOBY_TRAP]:
+            acts.append(STASH_CARD[BOOBY_TRAP])
+        if self.stash_kind != NOT_LOOT and len(self.stash) - self._trap_in_stash() >= STASH_MIN:
+            acts.append(DONE)
+        return acts
+
+    def _apply_stash(self, seat: int, verb: str, face: int) -> None:
+        if verb == "stash":
+            self._stash_card(seat, face)
+        else:
+            self._close_stash(seat)
+
     def _stash_card(self, seat: int, face: int) -> None:
-        self.stash.append(self._take_face(self.hands[seat], face))
+        self.stash.append(self.cards.take_face(self.hands[seat], face))
         if KIND[face] != NOT_LOOT:
             self.stash_kind = KIND[face]
 
@@ -502,6 +476,9 @@ class BanditsState(PhasedState):
         self.stash.clear()
         self.stash_kind = NOT_LOOT
         self._end_turn((seat,))
+
+    def _trap_in_stash(self) -> int:
+        return sum(1 for c in self.stash if self.face[c] == BOOBY_TRAP)
 
     # Hands, rounds, the end ---------------------------------------------------------------
     def _end_turn(self, refills: tuple[int, ...]) -> None:
@@ -517,10 +494,11 @@ class BanditsState(PhasedState):
                 break
             # The last card of the pile has been taken: the round ends at once.
             if not self._end_round():
+                self._game_over()
                 return
             n = self.num_players
             order = tuple((self.active + k) % n for k in range(n))
-        self.active = (self.active + 1) % self.num_players
+        self.active = self.to_act = (self.active + 1) % self.num_players
         self.phase = TURN
         self.log.add({"type": "turn", "seat": self.active})
 
@@ -533,16 +511,16 @@ class BanditsState(PhasedState):
                          {"cards": self._sorted_names(drawn)}, to=(seat,))
 
     def _end_round(self) -> bool:
-        """Scores the round and starts the next one; False when the game is over instead."""
+        """Scores the round and starts the next one; False when the game ends instead."""
         round_scores = [sum(VALUE[self.face[c]] for c in hideout) for hideout in self.hideouts]
         self.totals = [t + r for t, r in zip(self.totals, round_scores, strict=True)]
         self.log.add({"type": "round_over", "round": self.round, "round_scores": round_scores,
                       "totals": list(self.totals)})
         best = max(self.totals)
         if best >= self.winning_total and self.totals.count(best) == 1:
-            return self._game_over()  # enough, and alone at the top: a tie plays another round
+            return False  # enough, and alone at the top: a tie plays another round
         if self.round >= self.settings.max_rounds:
-            return self._game_over()
+            return False
         # The Boneyard and every hideout are shuffled together into the new pile.
         heap = self.boneyard + [c for hideout in self.hideouts for c in hideout]
         self.boneyard.clear()
@@ -550,15 +528,10 @@ class BanditsState(PhasedState):
             hideout.clear()
         self.pile += shuffled(self.rng, heap)
         if len(self.pile) < self.settings.min_new_pile:
-            return self._game_over()
+            return False
         self.round += 1
         self.log.add({"type": "new_round", "round": self.round, "pile_size": len(self.pile)})
         return True
-
-    def _game_over(self) -> bool:
-        self.phase = OVER
-        self.log.add({"type": "game_over", "scores": self.scores()})
-        return False
 
     # -- scoring -------------------------------------------------------------------------
     def scores(self) -> list[int]:
@@ -671,4 +644,3 @@ GAME = GameSpec(
     # no defence; otherwise the first legal action (the weakest card) completes a choice.
     fallback_preference=(DRAW, DONE),
 )
-BanditsState.game = GAME

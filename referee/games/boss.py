@@ -1,6 +1,7 @@
 """The Boss: gangsters, hidden rewards and deduction, 2 to 4 players.
 
-The rules are those of ``shared/rules/boss.md``, in the order they are given there.
+The rules are those of ``docs/games/boss.md``; the methods follow them in their order,
+each kind of decision by its pair ``_legal_<phase>`` and ``_apply_<phase>``.
 Names follow the rulebook: a row of *boss cards* (seven cities and Chicago) gathers
 *cubes* (gangsters: *big* regulars that come back every round, *small* irregulars
 used once); under each city lies a face-down *reward*, one of that city's cards;
@@ -23,7 +24,7 @@ place    the active player  ``place:<boss>``: the optional placement, after
 ``<card>`` is a face such as ``detroit_3`` or ``memphis_hospital``; ``<boss>`` a city
 such as ``new_york``, or ``chicago``.
 
-Where the rules file is silent, this engine decides:
+Where the rulebook is silent, this engine decides (the page lists these too):
 
 * ``place:<boss>`` is offered only where the placement can be completed: the cubes
   at hand can reach a strict majority there. Cubes are then added one at a time and
@@ -56,8 +57,19 @@ from collections.abc import Callable
 from operator import add, itemgetter
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
-from .views import seat_view
+from .core import (
+    DONE,
+    TERMINAL,
+    Action,
+    BadSettings,
+    GameSpec,
+    PhasedState,
+    Settings,
+    View,
+    action_table,
+    ranks_from_scores,
+)
+from .views import UNKNOWN, seat_view
 
 # -- bosses and cards ----------------------------------------------------------------------
 CITIES = ("new_york", "boston", "detroit", "kansas_city", "cincinnati", "memphis", "philadelphia")
@@ -80,7 +92,6 @@ CITY_OF = tuple(c // len(KINDS) for c in range(CITY_CARDS))
 KIND_OF = tuple(c % len(KINDS) for c in range(CITY_CARDS))
 VALUE_OF = tuple(VALUES[k] if k < len(VALUES) else 0 for k in KIND_OF)  # penalties score 0
 GOLD, SILVER, DOUBLE = (CARDS.index[name] for name, _ in POLICE)
-UNKNOWN = "unknown"  # a face-down card this seat may not see
 NONE = "none"  # no card at all: Chicago's reward
 
 BIG_CUBES, SMALL_CUBES, HAND_SIZE = 6, 3, 5
@@ -107,7 +118,7 @@ Table = tuple[tuple[int, ...], ...]  # the kinds of each city's cards, by city
 def parse_city_cards(text: str, base: Table | None = None) -> Table:
     """``"new_york:2/3/hospital,..."`` -> the kinds of each city's cards, by city.
 
-    Cities the text does not list keep their cards in ``base`` (the rules file's table).
+    Cities the text does not list keep their cards in ``base`` (the default table).
     Raises BadSettings naming the problem.
     """
     table = [list(kinds) for kinds in (DEFAULT_TABLE if base is None else base)]
@@ -151,12 +162,12 @@ def city_combinations(table: Table, num_players: int) -> list[tuple[int, ...]]:
 
 @dataclasses.dataclass(frozen=True)
 class BossSettings(Settings):
-    """The [house] rules of The Boss, with the rules file's defaults."""
+    """The [house] rules of The Boss, with the defaults of its page."""
 
     city_cards: str = DEFAULT_CITY_CARDS
     """Each city's cards: ``city:card/card/...``, comma-separated; a card is 1 to 5 (bags) or
     ``revolver``, ``prison``, ``hospital``, ``banished``. Cities not listed keep the default
-    table; the cards the rulebook names (see the rules file) must stay."""
+    table; the cards the rulebook names (see its page) must stay."""
 
     cities: str = ""
     """The cities in play, comma-separated (``detroit,philadelphia,boston``). Empty: one of
@@ -167,7 +178,7 @@ class BossSettings(Settings):
 
     chicago_needs_other_boss: bool = True
     """Cubes may go to Chicago only from a player who already has cubes on another boss card
-    this round (the rules file's reading of "before this round"). Off: Chicago is open to all."""
+    this round (this project's reading of "before this round"). Off: Chicago is open to all."""
 
     overtime: bool = True
     """When the first place is still tied after the tie-breaks, one more round is played (once).
@@ -200,13 +211,10 @@ class BossSettings(Settings):
 TURN, CUBES, REVEAL, PLACE, OVER = range(5)
 PHASES = ("turn", "cubes", "reveal", "place", "over")
 
-REVEAL_CARD = tuple(f"reveal:{name}" for name in NAME)  # by card id
+REVEAL_CARD = tuple(f"reveal:{name}" for name in NAME[:CITY_CARDS])  # by card id
 PLACE_ON = tuple(f"place:{b}" for b in BOSSES)
 BIG, SMALL, PASS = "big", "small", "pass"
-
-# action string -> (verb, argument) for the actions that carry one
-_PARSED: dict[str, tuple[str, int]] = {REVEAL_CARD[c]: ("reveal", c) for c in range(CITY_CARDS)}
-_PARSED.update({a: ("place", b) for b, a in enumerate(PLACE_ON)})
+PARSED = action_table(REVEAL_CARD, PLACE_ON)
 
 # The names views show: a card's face; the back of a city card is its city.
 BACK = tuple(CITIES[CITY_OF[c]] if c < CITY_CARDS else UNKNOWN for c in range(len(CARDS)))
@@ -217,11 +225,12 @@ class BossState(PhasedState):
     """A game of The Boss. Seats are numbered clockwise from 0."""
 
     PHASES = PHASES
+    PARSED = PARSED
 
     settings: BossSettings
 
-    def __init__(self, num_players: int, seed: int, settings: BossSettings) -> None:
-        super().__init__(num_players, seed, settings)
+    def __init__(self, game: GameSpec, num_players: int, seed: int, settings: BossSettings) -> None:
+        super().__init__(game, num_players, seed, settings)
         n, rng = num_players, self.rng
         if settings.first_dealer >= n:
             raise BadSettings(f"setting first_dealer: seat {settings.first_dealer} does not exist "
@@ -288,61 +297,9 @@ class BossState(PhasedState):
         self._start_round(sorted(in_game))
         self._settle()
 
-    # -- whose decision ------------------------------------------------------------------
-    # -- legal actions -------------------------------------------------------------------
-    def _legal_actions(self) -> list[Action]:
-        phase = self.phase
-        if phase == TURN:
-            return [REVEAL_CARD[c] for c in sorted(self.hands[self.active])] + self._placements()
-        if phase == CUBES:
-            seat, boss = self.active, self.placing
-            acts: list[Action] = []
-            if self.big[seat]:
-                acts.append(BIG)
-            if self.small[seat]:
-                acts.append(SMALL)
-            if self.added_big and self._has_majority(seat, boss):
-                acts.append(DONE)
-            return acts
-        if phase == REVEAL:
-            return [REVEAL_CARD[c] for c in sorted(self.hands[self.active])]
-        if phase == PLACE:
-            acts = self._placements()
-            acts.append(PASS)
-            return acts
-        return []
-
-    def _placements(self) -> list[Action]:
-        """``place:<boss>`` for every boss where the active player can complete a placement."""
-        seat = self.active
-        if not self.big[seat]:  # small cubes only go with a big one
-            return []
-        reach = self.big[seat] + self.small[seat]
-        big_on, small_on = self.big_on, self.small_on
-        acts = []
-        for boss in self.row:
-            bigs, smalls = big_on[boss], small_on[boss]
-            # A majority is in reach unless another player has ``reach`` or more cubes above mine.
-            if max(map(add, bigs, smalls)) - bigs[seat] - smalls[seat] >= reach:
-                continue
-            if boss == CINCINNATI and self.banished[seat]:
-                continue
-            if (boss == CHICAGO and self.settings.chicago_needs_other_boss
-                    and sum(map(itemgetter(seat), big_on)) == big_on[CHICAGO][seat]):
-                continue  # no cubes elsewhere: every placement has a big cube, so big cubes say where
-            acts.append(PLACE_ON[boss])
-        return acts
-
-    def _has_majority(self, seat: int, boss: int) -> bool:
-        totals = list(map(add, self.big_on[boss], self.small_on[boss]))
-        mine = totals[seat]
-        totals[seat] = -1
-        return mine > max(totals)
-
     # -- applying actions ----------------------------------------------------------------
     def _apply(self, action: Action) -> None:
-        self.log.mark(self.to_act)
-        self._play(action)
+        super()._apply(action)
         self._settle()
 
     def _settle(self) -> None:
@@ -352,36 +309,7 @@ class BossState(PhasedState):
             if len(legal) != 1:
                 self._legal = legal
                 return
-            self._play(legal[0])
-
-    def _play(self, action: Action) -> None:
-        seat = self.active
-        verb, arg = _PARSED.get(action, (action, -1))
-        if verb == "reveal":
-            self._reveal(seat, arg)
-        elif verb == "place":
-            self.placing, self.added_big, self.added_small = arg, 0, 0
-            self.phase = CUBES
-        elif verb == BIG:
-            self.big[seat] -= 1
-            self.big_on[self.placing][seat] += 1
-            self.added_big += 1
-            self._player_views[seat] = self._boss_views[self.placing] = None
-        elif verb == SMALL:
-            self.small[seat] -= 1
-            self.small_on[self.placing][seat] += 1
-            self.added_small += 1
-            self._player_views[seat] = self._boss_views[self.placing] = None
-        elif verb == DONE:
-            self.log.add({"type": "place", "seat": seat, "boss": BOSSES[self.placing],
-                          "big": self.added_big, "small": self.added_small})
-            self.placing, self.added_big, self.added_small = -1, 0, 0
-            if self.turn_revealed:
-                self._end_turn()
-            else:
-                self.phase = REVEAL
-        else:  # pass: no placement after the reveal
-            self._end_turn()
+            self._act(self.to_act, legal[0])
 
     # A round 1-2: rewards and the deal -------------------------------------------------
     def _start_round(self, cards: list[int]) -> None:
@@ -420,6 +348,85 @@ class BossState(PhasedState):
         self.turn_revealed = False
         self.log.add({"type": "turn", "seat": seat} | ({"last": True} if self.last_turn else {}))
 
+    def _legal_turn(self) -> list[Action]:
+        return [REVEAL_CARD[c] for c in sorted(self.hands[self.active])] + self._placements()
+
+    def _apply_turn(self, seat: int, verb: str, arg: int) -> None:
+        if verb == "reveal":
+            self._reveal(seat, arg)
+        else:
+            self._place(arg)
+
+    def _placements(self) -> list[Action]:
+        """``place:<boss>`` for every boss where the active player can complete a placement."""
+        seat = self.active
+        if not self.big[seat]:  # small cubes only go with a big one
+            return []
+        reach = self.big[seat] + self.small[seat]
+        big_on, small_on = self.big_on, self.small_on
+        acts = []
+        for boss in self.row:
+            bigs, smalls = big_on[boss], small_on[boss]
+            # A majority is in reach unless another player has ``reach`` or more cubes above mine.
+            if max(map(add, bigs, smalls)) - bigs[seat] - smalls[seat] >= reach:
+                continue
+            if boss == CINCINNATI and self.banished[seat]:
+                continue
+            if (boss == CHICAGO and self.settings.chicago_needs_other_boss
+                    and sum(map(itemgetter(seat), big_on)) == big_on[CHICAGO][seat]):
+                continue  # no cubes elsewhere: every placement has a big cube, so big cubes say where
+            acts.append(PLACE_ON[boss])
+        return acts
+
+    def _place(self, boss: int) -> None:
+        """Starts a placement on ``boss``: cubes are then added one at a time."""
+        self.placing, self.added_big, self.added_small = boss, 0, 0
+        self.phase = CUBES
+
+    def _legal_cubes(self) -> list[Action]:
+        seat, boss = self.active, self.placing
+        acts: list[Action] = []
+        if self.big[seat]:
+            acts.append(BIG)
+        if self.small[seat]:
+            acts.append(SMALL)
+        if self.added_big and self._has_majority(seat, boss):
+            acts.append(DONE)
+        return acts
+
+    def _apply_cubes(self, seat: int, verb: str, arg: int) -> None:
+        if verb == BIG:
+            self.big[seat] -= 1
+            self.big_on[self.placing][seat] += 1
+            self.added_big += 1
+            self._player_views[seat] = self._boss_views[self.placing] = None
+        elif verb == SMALL:
+            self.small[seat] -= 1
+            self.small_on[self.placing][seat] += 1
+            self.added_small += 1
+            self._player_views[seat] = self._boss_views[self.placing] = None
+        else:  # done
+            self.log.add({"type": "place", "seat": seat, "boss": BOSSES[self.placing],
+                          "big": self.added_big, "small": self.added_small})
+            self.placing, self.added_big, self.added_small = -1, 0, 0
+            if self.turn_revealed:
+                self._end_turn()
+            else:
+                self.phase = REVEAL
+
+    def _has_majority(self, seat: int, boss: int) -> bool:
+        totals = list(map(add, self.big_on[boss], self.small_on[boss]))
+        mine = totals[seat]
+        totals[seat] = -1
+        return mine > max(totals)
+
+    def _legal_reveal(self) -> list[Action]:
+        """The reveal a turn owes after its placement."""
+        return [REVEAL_CARD[c] for c in sorted(self.hands[self.active])]
+
+    def _apply_reveal(self, seat: int, verb: str, card: int) -> None:
+        self._reveal(seat, card)
+
     def _reveal(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.revealed[CITY_OF[card]].append(card)
@@ -429,6 +436,18 @@ class BossState(PhasedState):
             self._end_turn()
         else:
             self.turn_revealed, self.phase = True, PLACE
+
+    def _legal_place(self) -> list[Action]:
+        """The optional placement after the turn's reveal."""
+        acts = self._placements()
+        acts.append(PASS)
+        return acts
+
+    def _apply_place(self, seat: int, verb: str, boss: int) -> None:
+        if verb == "place":
+            self._place(boss)
+        else:  # pass
+            self._end_turn()
 
     def _end_turn(self) -> None:
         n = self.num_players
@@ -520,8 +539,8 @@ class BossState(PhasedState):
                 self.log.add({"type": "overtime", "seats": [s for s in range(n) if keys[s] == max(keys)]})
                 self._start_round(self._gather())
                 return
-            self.phase, self.to_act, self.active = OVER, TERMINAL, TERMINAL
-            self.log.add({"type": "game_over", "scores": list(self.points)})
+            self.active = TERMINAL
+            self._game_over()
             return
         self._start_round(self._gather())
 
@@ -566,15 +585,10 @@ class BossState(PhasedState):
                 for s in range(self.num_players)]
 
     def ranks(self) -> list[int]:
-        keys = self.rank_keys()
-        return [1 + sum(1 for other in keys if other > k) for k in keys]
+        return ranks_from_scores(self.rank_keys())
 
     # -- information -----------------------------------------------------------------------
     def view(self, seat: int) -> View:
-        if self._legal is None:
-            # Tests rig and perturb card lists directly, and then reset the cached legal actions
-            # (an apply never leaves it unset mid-game): drop the cached view parts as well.
-            self._forget_views()
         v = seat_view(self, seat, PHASES[self.phase], self.current_player(), self.log)
         v["round"] = self.round
         v["overtime"] = self.overtime
@@ -618,6 +632,10 @@ class BossState(PhasedState):
     def _forget_views(self) -> None:
         self._player_views[:] = [None] * self.num_players
         self._boss_views[:] = [None] * len(BOSSES)
+
+    def invalidate_caches(self) -> None:
+        super().invalidate_caches()
+        self._forget_views()
 
     def card_places(self) -> dict[str, list[int]]:
         places = {"removed": self.removed, "deck": self.deck, "police": self.police,
@@ -699,4 +717,3 @@ GAME = GameSpec(
     # the list), passes the optional placement, and closes a placement as soon as it may.
     fallback_preference=(PASS, DONE, BIG),
 )
-BossState.game = GAME

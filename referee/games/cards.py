@@ -51,6 +51,20 @@ class CardSet:
         face_of, names = self.face_of, self.names
         return [names[f] for f in sorted(face_of[c] for c in cards)]
 
+    def faces_in(self, cards: Iterable[int]) -> list[int]:
+        """The distinct faces among ``cards``, in face order."""
+        face_of = self.face_of
+        return sorted({face_of[c] for c in cards})
+
+    def take_face(self, cards: list[int], face: int) -> int:
+        """Removes and returns the first card of ``face`` in ``cards``, which must hold one."""
+        face_of = self.face_of
+        for i, c in enumerate(cards):
+            if face_of[c] == face:
+                del cards[i]
+                return c
+        raise AssertionError(f"no {self.names[face]} card to take")  # legal actions prevent this
+
     def counts(self, cards: Iterable[int]) -> list[int]:
         out = [0] * len(self.names)
         face_of = self.face_of

@@ -22,7 +22,7 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .cards import CardSet
@@ -36,6 +36,18 @@ TERMINAL = -1
 
 DONE: Action = "done"
 """Closes a multi-card choice (a convoy, a bribe, a set) or ends an optional second pick."""
+
+
+def action_table(*families: Sequence[Action]) -> dict[Action, tuple[str, int]]:
+    """``{action: (verb, index)}`` for families of actions ``verb:<argument>``.
+
+    A family lists one verb's actions by argument (a market slot, a face, a seat), so the
+    index is the argument as the engine counts it: no action string is split during play.
+    """
+    table = {action: (action.partition(":")[0], i) for family in families for i, action in enumerate(family)}
+    if len(table) != sum(map(len, families)):
+        raise ValueError("an action is listed twice")
+    return table
 
 
 class GameError(Exception):
@@ -148,11 +160,12 @@ class State(ABC):
             action = bot[seat].decide(state.view(seat), state.legal_actions())
             state.apply(action)
         state.scores(), state.ranks()
+
+    ``state.game`` is the :class:`GameSpec` that started it (:meth:`GameSpec.new_game`).
     """
 
-    game: ClassVar[GameSpec]
-
-    def __init__(self, num_players: int, seed: int, settings: Settings) -> None:
+    def __init__(self, game: GameSpec, num_players: int, seed: int, settings: Settings) -> None:
+        self.game = game
         self.num_players = num_players
         self.seed = seed
         self.settings = settings
@@ -174,11 +187,20 @@ class State(ABC):
         The list is cached until the next :meth:`apply`; treat it as read-only.
         """
         if self._legal is None:
-            self._legal = [] if self.is_terminal() else self._legal_actions()
+            self._legal = self._legal_actions()
         return self._legal
 
     @abstractmethod
-    def _legal_actions(self) -> list[Action]: ...
+    def _legal_actions(self) -> list[Action]:
+        """The legal actions of :meth:`current_player`; none once the game is over."""
+
+    def invalidate_caches(self) -> None:
+        """Forgets what the state caches: its legal actions (and whatever else an engine keeps).
+
+        :meth:`apply` keeps the caches right; call this only after changing the state's fields
+        directly, as tests do to set up a position.
+        """
+        self._legal = None
 
     def apply(self, action: Action) -> None:
         """Applies ``action`` for :meth:`current_player`.
@@ -190,7 +212,7 @@ class State(ABC):
             raise MalformedAction(
                 f"an action must be a string such as 'done', got {type(action).__name__} {action!r}"
             )
-        legal = self.legal_actions()
+        legal = self._legal or self.legal_actions()  # the cached list, without a call
         if action not in legal:
             if self.is_terminal():
                 raise IllegalAction(f"the game is over; no action is legal (got {action!r})")
@@ -226,7 +248,7 @@ class State(ABC):
     def view(self, seat: int) -> View:
         """Everything ``seat`` may know now, as plain JSON-able data.
 
-        Built only from what the rules file's "Who knows what" grants that seat, and
+        Built only from what "Who knows what" in ``docs/games/<game>.md`` grants that seat, and
         including the events since that seat's last decision.
         """
 
@@ -249,24 +271,45 @@ class State(ABC):
 
 
 class PhasedState(State):
-    """A state whose pending decision is one of a few named phases.
+    """A state whose pending decision is one of a few named phases, each with its own methods.
 
     ``self.phase`` indexes the subclass's ``PHASES``, whose last entry is ``"over"``, and
     ``self.to_act`` is the seat that must decide. That is all :meth:`current_player`,
     :meth:`is_terminal` and :meth:`phase_name` need, so every engine shares them.
+
+    Each phase ``p`` has its methods, found by name once per class (as OpenSpiel's games
+    have one function per phase):
+
+    * ``_legal_<p>(self) -> list[Action]``: the legal actions of :meth:`current_player`
+      (this class has the ``over`` phase's: none);
+    * ``_apply_<p>(self, seat, verb, arg)``, for every phase but ``over``: applies a legal
+      action of ``seat``, parsed by the class's ``PARSED`` table (:func:`action_table`):
+      ``take:2`` comes as ``("take", 2)``, an action without an argument as its own verb
+      with ``arg`` -1.
     """
 
     PHASES: ClassVar[tuple[str, ...]]
+    PARSED: ClassVar[Mapping[Action, tuple[str, int]]] = {}
     _OVER: ClassVar[int]
+    _LEGAL: ClassVar[tuple[Callable[[Any], list[Action]], ...]]
+    _APPLY: ClassVar[tuple[Callable[[Any, int, str, int], None], ...]]
     phase: int
     to_act: int
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "PHASES" in cls.__dict__:
-            if cls.PHASES[-1] != "over":
-                raise TypeError(f"{cls.__name__}.PHASES must end with 'over'")
-            cls._OVER = len(cls.PHASES) - 1
+        if not hasattr(cls, "PHASES"):
+            return
+        if cls.PHASES[-1] != "over":
+            raise TypeError(f"{cls.__name__}.PHASES must end with 'over'")
+        cls._OVER = len(cls.PHASES) - 1
+        # Every subclass gets its own tables, so that one overriding a phase's method is heard.
+        names = [f"_legal_{phase}" for phase in cls.PHASES] + [f"_apply_{phase}" for phase in cls.PHASES[:-1]]
+        missing = [name for name in names if not hasattr(cls, name)]
+        if missing:
+            raise TypeError(f"{cls.__name__} has a phase without its method: {', '.join(missing)}")
+        cls._LEGAL = tuple(getattr(cls, f"_legal_{phase}") for phase in cls.PHASES)
+        cls._APPLY = tuple(getattr(cls, f"_apply_{phase}") for phase in cls.PHASES[:-1])
 
     def current_player(self) -> int:
         return TERMINAL if self.phase == self._OVER else self.to_act
@@ -277,9 +320,34 @@ class PhasedState(State):
     def phase_name(self) -> str:
         return self.PHASES[self.phase]
 
+    def _legal_actions(self) -> list[Action]:
+        return self._LEGAL[self.phase](self)
 
-def ranks_from_scores(scores: list[int]) -> list[int]:
-    """Standard competition ranking: ``[10, 30, 30, 5] -> [3, 1, 1, 4]``."""
+    def _legal_over(self) -> list[Action]:
+        return []
+
+    def _apply(self, action: Action) -> None:
+        seat = self.to_act
+        self.log.mark(seat)  # the seat decides: its next view's events start after this
+        self._act(seat, action)
+
+    def _act(self, seat: int, action: Action) -> None:
+        """Applies a legal action of ``seat`` through its phase's method; an engine plays a
+        forced action through this too, which is not a decision of the seat's."""
+        verb, arg = self.PARSED.get(action, (action, -1))
+        self._APPLY[self.phase](self, seat, verb, arg)
+
+    def _game_over(self) -> None:
+        """Ends the game: nobody decides any more, and the log says the final scores."""
+        self.phase, self.to_act = self._OVER, TERMINAL
+        self.log.add({"type": "game_over", "scores": self.scores()})
+
+
+def ranks_from_scores(scores: Sequence[Any]) -> list[int]:
+    """Standard competition ranking: ``[10, 30, 30, 5] -> [3, 1, 1, 4]``.
+
+    A score may be a tuple of the score and its tie-breaks, compared in that order.
+    """
     return [1 + sum(1 for other in scores if other > s) for s in scores]
 
 
@@ -303,6 +371,9 @@ class GameSpec:
     fallback_preference: tuple[str, ...] = ()
     """The referee plays for a failed seat the first of these that is legal, else the first
     legal action: the most passive play the rules allow."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec:
+        return self  # immutable: a copy of a state shares the spec of its game
 
     def fallback(self, legal: list[Action]) -> Action:
         """The action played for a seat whose bot has failed (see ``fallback_preference``)."""
@@ -343,4 +414,4 @@ class GameSpec:
         self.check_players(num_players)
         if not isinstance(settings, self.settings):
             settings = self.settings.from_mapping(settings)
-        return self.state(num_players, seed, settings)
+        return self.state(self, num_players, seed, settings)

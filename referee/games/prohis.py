@@ -1,7 +1,8 @@
 """Prohis: smuggling and bluffing, 3 to 6 players.
 
-The rules are those of ``shared/rules/prohis.md``, in the order they are given
-there. Names follow the rulebook: a *convoy* is run past the other players, who may
+The rules are those of ``docs/games/prohis.md``; the methods follow them in their
+order, each kind of decision by its pair ``_legal_<phase>`` and ``_apply_<phase>``.
+Names follow the rulebook: a *convoy* is run past the other players, who may
 *claim* with a Prohi card; the highest claim makes the *Inspector*, who may be
 *bribed*, may *waive*, or *inspects* by turning convoy cards face up.
 
@@ -25,7 +26,7 @@ flip      the Inspector          ``flip:<position>``
 ``<card>`` is one of ``legal``, ``illegal``, ``lieutenant``, ``captain``, ``major``;
 ``<rank>`` one of the last three.
 
-Where the rules file is silent, this engine decides:
+Where the rulebook is silent, this engine decides (the page lists these too):
 
 * Flips are not optional: the Inspector turns cards until one stops the
   inspection or the rank's allowance (capped by the convoy size) is used up.
@@ -40,8 +41,8 @@ from collections.abc import Callable
 from typing import Literal
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
-from .views import seat_view
+from .core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table, ranks_from_scores
+from .views import UNKNOWN, seat_view
 
 # -- cards -------------------------------------------------------------------------------
 LEGAL, ILLEGAL, LIEUTENANT, CAPTAIN, MAJOR = range(5)
@@ -50,8 +51,6 @@ CARDS = CardSet(
 )
 FACE = CARDS.face_of
 NAMES = CARDS.names
-PROHI = (LIEUTENANT, CAPTAIN, MAJOR)
-UNKNOWN = "unknown"  # a face-down card whose face this seat may not know
 
 # With 3 or 4 players these are removed at random before the game: (face, count).
 REMOVED_FOR_SMALL_GAMES = ((LEGAL, 18), (ILLEGAL, 10), (LIEUTENANT, 2))
@@ -68,7 +67,7 @@ HAND_VALUE = (0, -4000, 1000, 2000, 3000)
 
 @dataclasses.dataclass(frozen=True)
 class ProhisSettings(Settings):
-    """The [house] rules of Prohis, with the rules file's defaults."""
+    """The [house] rules of Prohis, with the defaults of its page."""
 
     pass_anytime: bool = True
     """A player may pass at any time. Off: only once the end is triggered, or when forced."""
@@ -101,53 +100,26 @@ TAKE = tuple(f"take:{i}" for i in range(MARKET_SIZE))
 PILE = "pile"
 PASS = "pass"
 CONVOY_CARD = tuple(f"convoy:{n}" for n in NAMES)
-CLAIM_CARD = {f: f"claim:{NAMES[f]}" for f in PROHI}
+CLAIM_CARD = tuple(f"claim:{n}" for n in NAMES)  # legal for Prohi cards only
 DECLINE = "decline"
 BRIBE_CARD = tuple(f"bribe:{n}" for n in NAMES)
 SILENT = "silent"
 ACCEPT, REJECT = "accept", "reject"
 WAIVE_ACT, INSPECT = "waive", "inspect"
 FLIP_AT = tuple(f"flip:{i}" for i in range(CONVOY_MAX))
-
-# action string -> (verb, argument) for the actions that carry one
-_PARSED: dict[str, tuple[str, int]] = {}
-for _i, _a in enumerate(TAKE):
-    _PARSED[_a] = ("take", _i)
-for _i, _a in enumerate(FLIP_AT):
-    _PARSED[_a] = ("flip", _i)
-for _f in range(len(NAMES)):
-    _PARSED[CONVOY_CARD[_f]] = ("convoy", _f)
-    _PARSED[BRIBE_CARD[_f]] = ("bribe", _f)
-for _f, _a in CLAIM_CARD.items():
-    _PARSED[_a] = ("claim", _f)
-
-
-def _faces_in(cards: list[int]) -> list[int]:
-    """The distinct faces among ``cards``, in face order."""
-    seen = [False] * 5
-    for c in cards:
-        seen[FACE[c]] = True
-    return [f for f in range(5) if seen[f]]
-
-
-def _take_face(cards: list[int], face: int) -> int:
-    """Removes and returns one card of ``face`` from ``cards`` (which must hold one)."""
-    for i, c in enumerate(cards):
-        if FACE[c] == face:
-            del cards[i]
-            return c
-    raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
+PARSED = action_table(TAKE, CONVOY_CARD, CLAIM_CARD, BRIBE_CARD, FLIP_AT)
 
 
 class ProhisState(PhasedState):
     """A game of Prohis. Seats are numbered clockwise from 0."""
 
     PHASES = PHASES
+    PARSED = PARSED
 
     settings: ProhisSettings
 
-    def __init__(self, num_players: int, seed: int, settings: ProhisSettings) -> None:
-        super().__init__(num_players, seed, settings)
+    def __init__(self, game: GameSpec, num_players: int, seed: int, settings: ProhisSettings) -> None:
+        super().__init__(game, num_players, seed, settings)
         n, rng = num_players, self.rng
 
         # Setup 1: one Captain and one Major each; the others leave the game.
@@ -192,113 +164,49 @@ class ProhisState(PhasedState):
         self.flips_left = 0
         self.log.add({"type": "turn", "seat": first})
 
-    # -- whose decision ------------------------------------------------------------------
-    # -- legal actions -------------------------------------------------------------------
-    def _legal_actions(self) -> list[Action]:
-        phase = self.phase
-        if phase == TURN:
-            hand = self.hands[self.active]
-            acts: list[Action] = []
-            if len(hand) <= MAX_HAND_TO_DRAW:
-                acts += TAKE[: len(self.market)]
-                if self.pile:
-                    acts.append(PILE)
-            if len(hand) >= CONVOY_MIN:
-                acts += [CONVOY_CARD[f] for f in _faces_in(hand)]
-            if not acts or self.settings.pass_anytime or self.end_triggered:
-                acts.append(PASS)  # a player with no legal draw and fewer than 2 cards must pass
-            return acts
-        if phase == DRAW:
-            acts = list(TAKE[: len(self.market)])
-            if self.pile and self.first_pick == "market":
-                acts.append(PILE)  # never two cards from the pile
-            acts.append(DONE)
-            return acts
-        if phase == CONVOY:
-            acts = []
-            if len(self.convoy) < CONVOY_MAX:
-                acts += [CONVOY_CARD[f] for f in _faces_in(self.hands[self.active])]
-            if len(self.convoy) >= CONVOY_MIN:
-                acts.append(DONE)
-            return acts
-        if phase == CLAIM:
-            hand = self.hands[self.to_act]
-            return [CLAIM_CARD[f] for f in _faces_in(hand) if f >= LIEUTENANT] + [DECLINE]
-        if phase == BRIBE:
-            acts = [BRIBE_CARD[f] for f in _faces_in(self.hands[self.active])]
-            acts.append(DONE if self.bribe else SILENT)
-            return acts
-        if phase == RESPOND:
-            return [ACCEPT, REJECT]
-        if phase == WAIVE:
-            return [WAIVE_ACT, INSPECT]
-        if phase == FLIP:
-            return [FLIP_AT[i] for i, up in enumerate(self.revealed) if not up]
-        return []
+    # -- decisions, phase by phase, in the order of the rules -------------------------------
+    # A turn: A. draw, B. run a convoy, or C. pass.
+    def _legal_turn(self) -> list[Action]:
+        hand = self.hands[self.active]
+        acts: list[Action] = []
+        if len(hand) <= MAX_HAND_TO_DRAW:
+            acts += TAKE[: len(self.market)]
+            if self.pile:
+                acts.append(PILE)
+        if len(hand) >= CONVOY_MIN:
+            acts += [CONVOY_CARD[f] for f in CARDS.faces_in(hand)]
+        if not acts or self.settings.pass_anytime or self.end_triggered:
+            acts.append(PASS)  # a player with no legal draw and fewer than 2 cards must pass
+        return acts
 
-    # -- applying actions ----------------------------------------------------------------
-    def _apply(self, action: Action) -> None:
-        seat = self.to_act
-        self.log.mark(seat)
-        verb, arg = _PARSED.get(action, (action, -1))
-        phase = self.phase
-        if phase in (TURN, DRAW):
-            if verb == "take":
-                self._take_market(seat, arg)
-            elif verb == PILE:
-                self._take_pile(seat)
-            elif verb == DONE:
-                self._end_turn()
-            elif verb == "convoy":
-                self.convoy.append(_take_face(self.hands[seat], arg))
-                self.revealed.append(False)
-                self.phase = CONVOY
-            else:  # pass
-                self.passed[seat] = True
-                self.log.add({"type": "pass", "seat": seat})
-                self._end_turn()
-        elif phase == CONVOY:
-            if verb == "convoy":
-                self.convoy.append(_take_face(self.hands[seat], arg))
-                self.revealed.append(False)
-            else:
-                self._close_convoy()
-        elif phase == CLAIM:
-            self._claim(seat, arg if verb == "claim" else -1)
-        elif phase == BRIBE:
-            if verb == "bribe":
-                self.bribe.append(_take_face(self.hands[seat], arg))
-            elif verb == DONE:
-                self.offers += 1
-                self.log.add(
-                    {"type": "bribe", "seat": seat, "count": len(self.bribe)},
-                    {"cards": CARDS.sorted_names(self.bribe)},
-                    to=(seat, self.inspector),
-                )
-                self.phase, self.to_act = RESPOND, self.inspector
-            else:  # silent
-                self.log.add({"type": "silent", "seat": seat})
-                if self.offers == 0:
-                    self.phase, self.to_act = WAIVE, self.inspector
-                else:
-                    self._start_inspection()
-        elif phase == RESPOND:
-            self._respond(action == ACCEPT)
-        elif phase == WAIVE:
-            self.log.add({"type": action, "seat": seat})
-            if action == WAIVE_ACT:
-                prohi = self._inspector_card()
-                if self.settings.reclaim_on_waive:
-                    self.hands[seat].append(prohi)
-                else:
-                    self.warehouses[seat].append(prohi)
-                self._convoy_succeeds("waived")
-            else:
-                self._start_inspection()
-        elif phase == FLIP:
-            self._flip(arg)
+    def _apply_turn(self, seat: int, verb: str, arg: int) -> None:
+        if verb == "take":
+            self._take_market(seat, arg)
+        elif verb == PILE:
+            self._take_pile(seat)
+        elif verb == "convoy":
+            self._load(seat, arg)
+            self.phase = CONVOY
+        else:  # pass
+            self.passed[seat] = True
+            self.log.add({"type": "pass", "seat": seat})
+            self._end_turn()
 
     # A. Draw ------------------------------------------------------------------------------
+    def _legal_draw(self) -> list[Action]:
+        """The optional second pick."""
+        acts = list(TAKE[: len(self.market)])
+        if self.pile and self.first_pick == "market":
+            acts.append(PILE)  # never two cards from the pile
+        acts.append(DONE)
+        return acts
+
+    def _apply_draw(self, seat: int, verb: str, arg: int) -> None:
+        if verb == DONE:
+            self._end_turn()
+        else:  # a second take or pile, picked as the first was
+            self._apply_turn(seat, verb, arg)
+
     def _take_market(self, seat: int, slot: int) -> None:
         card = self.market[slot]
         self.hands[seat].append(card)
@@ -326,6 +234,25 @@ class ProhisState(PhasedState):
             self._end_turn()  # nothing left for a second pick
 
     # B. Run a convoy ------------------------------------------------------------------------
+    def _legal_convoy(self) -> list[Action]:
+        acts: list[Action] = []
+        if len(self.convoy) < CONVOY_MAX:
+            acts += [CONVOY_CARD[f] for f in CARDS.faces_in(self.hands[self.active])]
+        if len(self.convoy) >= CONVOY_MIN:
+            acts.append(DONE)
+        return acts
+
+    def _apply_convoy(self, seat: int, verb: str, arg: int) -> None:
+        if verb == "convoy":
+            self._load(seat, arg)
+        else:
+            self._close_convoy()
+
+    def _load(self, seat: int, face: int) -> None:
+        """Lays a card of ``face`` from the Smuggler's hand face down at the end of the convoy."""
+        self.convoy.append(CARDS.take_face(self.hands[seat], face))
+        self.revealed.append(False)
+
     def _close_convoy(self) -> None:
         smuggler, n = self.active, self.num_players
         self.log.add(
@@ -339,12 +266,16 @@ class ProhisState(PhasedState):
         self._next_claim()
 
     # Inspection 1-3: claims, then the Inspector ----------------------------------------
-    def _claim(self, seat: int, face: int) -> None:
-        if face < 0:
-            self.log.add({"type": "decline", "seat": seat})
+    def _legal_claim(self) -> list[Action]:
+        hand = self.hands[self.to_act]
+        return [CLAIM_CARD[f] for f in CARDS.faces_in(hand) if f >= LIEUTENANT] + [DECLINE]
+
+    def _apply_claim(self, seat: int, verb: str, arg: int) -> None:
+        if verb == "claim":
+            self.claims.append((seat, CARDS.take_face(self.hands[seat], arg)))
+            self.log.add({"type": "claim", "seat": seat, "rank": NAMES[arg]})
         else:
-            self.claims.append((seat, _take_face(self.hands[seat], face)))
-            self.log.add({"type": "claim", "seat": seat, "rank": NAMES[face]})
+            self.log.add({"type": "decline", "seat": seat})
         self._next_claim()
 
     def _next_claim(self) -> None:
@@ -374,8 +305,35 @@ class ProhisState(PhasedState):
         return card
 
     # Inspection 4-5: bribes, waiving ---------------------------------------------------
-    def _respond(self, accept: bool) -> None:
+    def _legal_bribe(self) -> list[Action]:
+        acts = [BRIBE_CARD[f] for f in CARDS.faces_in(self.hands[self.active])]
+        acts.append(DONE if self.bribe else SILENT)
+        return acts
+
+    def _apply_bribe(self, seat: int, verb: str, arg: int) -> None:
+        if verb == "bribe":
+            self.bribe.append(CARDS.take_face(self.hands[seat], arg))
+        elif verb == DONE:
+            self.offers += 1
+            self.log.add(
+                {"type": "bribe", "seat": seat, "count": len(self.bribe)},
+                {"cards": CARDS.sorted_names(self.bribe)},
+                to=(seat, self.inspector),
+            )
+            self.phase, self.to_act = RESPOND, self.inspector
+        else:  # silent
+            self.log.add({"type": "silent", "seat": seat})
+            if self.offers == 0:
+                self.phase, self.to_act = WAIVE, self.inspector
+            else:
+                self._start_inspection()
+
+    def _legal_respond(self) -> list[Action]:
+        return [ACCEPT, REJECT]
+
+    def _apply_respond(self, seat: int, verb: str, arg: int) -> None:
         inspector, smuggler = self.inspector, self.active
+        accept = verb == ACCEPT
         self.log.add({"type": "accept" if accept else "reject", "seat": inspector})
         if accept:
             self.warehouses[inspector] += self.bribe
@@ -390,13 +348,31 @@ class ProhisState(PhasedState):
         else:
             self._start_inspection()
 
+    def _legal_waive(self) -> list[Action]:
+        return [WAIVE_ACT, INSPECT]
+
+    def _apply_waive(self, seat: int, verb: str, arg: int) -> None:
+        self.log.add({"type": verb, "seat": seat})
+        if verb == WAIVE_ACT:
+            prohi = self._inspector_card()
+            if self.settings.reclaim_on_waive:
+                self.hands[seat].append(prohi)
+            else:
+                self.warehouses[seat].append(prohi)
+            self._convoy_succeeds("waived")
+        else:
+            self._start_inspection()
+
     # Inspection 6 ------------------------------------------------------------------------
     def _start_inspection(self) -> None:
         rank = FACE[self.claims[0][1]]
         self.flips_left = min(FLIPS[rank], len(self.convoy))
         self.phase, self.to_act = FLIP, self.inspector
 
-    def _flip(self, position: int) -> None:
+    def _legal_flip(self) -> list[Action]:
+        return [FLIP_AT[i] for i, up in enumerate(self.revealed) if not up]
+
+    def _apply_flip(self, seat: int, verb: str, position: int) -> None:
         inspector, smuggler = self.inspector, self.active
         self.revealed[position] = True
         self.flips_left -= 1
@@ -448,10 +424,6 @@ class ProhisState(PhasedState):
         self.phase, self.active, self.to_act, self.first_pick = TURN, nxt, nxt, ""
         self.log.add({"type": "turn", "seat": nxt})
 
-    def _game_over(self) -> None:
-        self.phase, self.to_act = OVER, TERMINAL
-        self.log.add({"type": "game_over", "scores": self.scores()})
-
     # -- scoring -------------------------------------------------------------------------
     def scores(self) -> list[int]:
         return [
@@ -467,7 +439,7 @@ class ProhisState(PhasedState):
                 (score, sum(1 for c in self.warehouses[s] if FACE[c] == ILLEGAL))
                 for s, score in enumerate(scores)
             ]
-            return [1 + sum(1 for other in keys if other > k) for k in keys]
+            return ranks_from_scores(keys)
         return super().ranks()
 
     # -- information -----------------------------------------------------------------------
@@ -580,4 +552,3 @@ GAME = GameSpec(
     # A failed seat leaves the game at its next turn and otherwise stays out of the way.
     fallback_preference=(PASS, DECLINE, SILENT, DONE, REJECT, WAIVE_ACT),
 )
-ProhisState.game = GAME

@@ -1,8 +1,9 @@
 """Sobek: merchants collecting sets of goods at a Nile market, without becoming the most corrupt.
 
-The rules are those of ``shared/rules/sobek.md``, in the order they are given there:
-components, the setup of each round, a turn, the characters, the event tokens, the end of
-a round, the end of the game. Names follow the rulebook: cards are taken from the
+The rules are those of ``docs/games/sobek.md``; the methods follow them in their order
+(components, the setup of each round, a turn, the characters, the event tokens, the end of
+a round, the end of the game), each kind of decision by its pair ``_legal_<phase>`` and
+``_apply_<phase>``. Names follow the rulebook: cards are taken from the
 *market* along the Nile, cards skipped go under the taker's *corruption* tile, goods are
 laid in *sets*, and the round's *event tokens* reward playing a set.
 
@@ -34,7 +35,7 @@ horizontal_set   that player             ``card:<face>``, ``done``
 Market positions count the cards still in the market from the temple, from 0. Sets are
 numbered per player in the order they were laid, from 0.
 
-Where the rules file is silent, this engine decides (docs/games/sobek.md lists them all):
+Where the rulebook is silent, this engine decides (the page lists them all):
 
 * Choosing a token is part of the reward and is not optional; the chosen token may then be
   discarded unused. Guild moves the opponent to the next space with the symbol of *their* space.
@@ -56,7 +57,7 @@ from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View
+from .core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
 from .views import seat_view
 
 # -- components ----------------------------------------------------------------------------
@@ -105,7 +106,6 @@ FACES = _all_faces()
 NAMES = FACES.names
 FAMILY_OF, SCARABS_OF, ROLE_OF, BACK_OF = FACES.family, FACES.scarabs, FACES.role, FACES.back
 AMULET = NAMES.index("amulet")
-FACE_COUNT = len(NAMES)
 # A card as everyone sees it in the market: goods face up, characters face down.
 PUBLIC = tuple(BACKS[ORANGE] if r >= 0 else n for n, r in zip(NAMES, ROLE_OF, strict=True))
 
@@ -235,7 +235,7 @@ def parse_track(text: str) -> tuple[int, ...]:
 
 @dataclasses.dataclass(frozen=True)
 class SobekSettings(Settings):
-    """The [house] rules of Sobek, with the rules file's defaults."""
+    """The [house] rules of Sobek, with the defaults of its page."""
 
     valued_cards: str = DEFAULT_VALUED
     """Beige goods cards carrying scarabs, per family: ``family=CARDSxSCARABS`` (1 to 3 scarabs).
@@ -314,29 +314,8 @@ STEAL_BACK = tuple(f"steal:{b}" for b in BACKS)
 PICK_FACE = tuple(f"pick:{n}" for n in NAMES)
 BURY_FACE = tuple(f"bury:{n}" for n in NAMES)
 APPLY, DISCARD = "apply", "discard"
-
-# action string -> (verb, argument); actions without an argument map to (action, -1)
-_PARSED: dict[str, tuple[str, int]] = {}
-for _verb, _table in (("take", TAKE), ("play", PLAY), ("set", SET_OF), ("extend", EXTEND), ("card", CARD),
-                      ("token", TOKEN_OF), ("target", TARGET), ("start", START_AT),
-                      ("prosperity", PROSPERITY_ON), ("family", FAMILY_OF_ACT), ("steal", STEAL_BACK),
-                      ("pick", PICK_FACE), ("bury", BURY_FACE)):
-    for _i, _a in enumerate(_table):
-        _PARSED[_a] = (_verb, _i)
-
-
-def _take_face(cards: list[int], face_of: tuple[int, ...], face: int) -> int:
-    """Removes and returns one card of ``face`` from ``cards`` (which must hold one)."""
-    for i, c in enumerate(cards):
-        if face_of[c] == face:
-            del cards[i]
-            return c
-    raise AssertionError(f"no {NAMES[face]} card to take")  # legal actions prevent this
-
-
-def _distinct_faces(cards: list[int], face_of: tuple[int, ...]) -> list[int]:
-    """The distinct faces among ``cards``, in face order."""
-    return sorted({face_of[c] for c in cards})
+PARSED = action_table(TAKE, PLAY, SET_OF, EXTEND, CARD, TOKEN_OF, TARGET, START_AT, PROSPERITY_ON,
+                      FAMILY_OF_ACT, STEAL_BACK, PICK_FACE, BURY_FACE)
 
 
 class PlayedSet:
@@ -362,11 +341,12 @@ class SobekState(PhasedState):
     """A game of Sobek. Seats are numbered clockwise from 0."""
 
     PHASES = PHASES
+    PARSED = PARSED
 
     settings: SobekSettings
 
-    def __init__(self, num_players: int, seed: int, settings: SobekSettings) -> None:
-        super().__init__(num_players, seed, settings)
+    def __init__(self, game: GameSpec, num_players: int, seed: int, settings: SobekSettings) -> None:
+        super().__init__(game, num_players, seed, settings)
         n = num_players
         deck = make_deck(settings.valued_cards, settings.green_cards, settings.characters)
         self.cards: CardSet = deck.cards
@@ -438,150 +418,45 @@ class SobekState(PhasedState):
         self.log.add(event)
         self._begin_turn(seat)
 
-    # -- whose decision ------------------------------------------------------------------
-    # -- legal actions -------------------------------------------------------------------
-    def _legal_actions(self) -> list[Action]:
-        phase, seat, face = self.phase, self.to_act, self.face
-        if phase == TURN:
-            hand = self.hands[seat]
-            acts = list(TAKE[: min(MARKET_REACH, len(self.market))])
-            fits = [0] * (len(FAMILIES) + 1)  # cards per family, Amulets last
-            characters = set()
-            for c in hand:
-                f = face[c]
-                fits[FAMILY_OF[f]] += 1
-                if ROLE_OF[f] >= 0:
-                    characters.add(f)
-            if characters:
-                acts += [PLAY[f] for f in sorted(characters)]
-            amulets = fits[AMULETS]
-            if len(hand) >= SET_MIN:
-                acts += [SET_OF[fam] for fam in range(len(FAMILIES))
-                         if fits[fam] and fits[fam] + amulets >= SET_MIN]
-                acts += [EXTEND[i] for i, st in enumerate(self.sets[seat])
-                         if fits[st.family] + amulets >= SET_MIN]
-            return acts
-        if phase in (SET, HORIZONTAL_SET, ADD):
-            acts = [CARD[f] for f in self._eligible(seat)]
-            if self._may_close():
-                acts.append(DONE)
-            return acts
-        if phase == HORIZONTAL:
-            return [SET_OF[fam] for fam in self._new_set_families(seat)] + [DONE]
-        if phase == EVENT:
-            return [TOKEN_OF[k] for k in sorted({t // TOKEN_COPIES for t in self.tokens})]
-        if phase == TOKEN:
-            kind = self.held[0] // TOKEN_COPIES
-            if kind in (GUILD, CURSE):
-                acts = [TARGET[s] for s in range(self.num_players) if s != seat]
-            elif kind == PROSPERITY:
-                acts = [PROSPERITY_ON[i] for i, st in enumerate(self.sets[seat])
-                        if st.family in PROSPERITY_FAMILIES]
-            else:
-                acts = [APPLY]
-            acts.append(DISCARD)
-            return acts
-        if phase == PRIEST:
-            return list(FAMILY_OF_ACT)
-        if phase == THIEF_TARGET:
-            return [TARGET[s] for s in range(self.num_players) if s != seat and self.hands[s]]
-        if phase == STEAL:
-            return [STEAL_BACK[b] for b in sorted({BACK_OF[face[c]] for c in self.hands[self.target]})]
-        if phase == VIZIER_TARGET:
-            return [TARGET[s] for s in range(self.num_players) if s != seat and self.corruption[s]]
-        if phase == PICK:
-            return [PICK_FACE[f] for f in _distinct_faces(self.corruption[self.target], face)]
-        if phase == BURY:
-            return [BURY_FACE[f] for f in _distinct_faces(self.hands[seat], face)]
-        if phase == COURTESAN_SET:
-            return [EXTEND[i] for i in self._courtesan_sets(seat)]
-        if phase == MERCHANT_TAKE:
-            return list(TAKE[: len(self.market)])
-        if phase == START:
-            return list(START_AT[: self.num_players])
-        return []
+    def _legal_start(self) -> list[Action]:
+        """Rounds 2 and 3: the player with the lowest score chooses who starts."""
+        return list(START_AT[: self.num_players])
 
-    def _eligible(self, seat: int) -> list[int]:
-        """Faces in ``seat``'s hand that may join the set being built: its family or Amulets."""
-        fam, face = self.build_family, self.face
-        return sorted({f for f in (face[c] for c in self.hands[seat]) if FAMILY_OF[f] == fam or f == AMULET})
+    def _apply_start(self, seat: int, verb: str, arg: int) -> None:
+        self._start(arg, seat)
 
-    def _may_close(self) -> bool:
-        """Whether the cards chosen so far make a complete set (or a Courtesan's addition)."""
-        chosen = self.selection
-        if self.phase == ADD:
-            return len(chosen) >= 1
-        if len(chosen) < SET_MIN:
-            return False
-        # A set needs a card that is not an Amulet; an extended set already has one.
-        return self.build_index >= 0 or any(self.face[c] != AMULET for c in chosen)
+    # A turn: A. take a card, B. play a character, or C. play a set ----------------------------
+    def _legal_turn(self) -> list[Action]:
+        seat, face = self.to_act, self.face
+        hand = self.hands[seat]
+        acts = list(TAKE[: min(MARKET_REACH, len(self.market))])
+        fits = [0] * (len(FAMILIES) + 1)  # cards per family, Amulets last
+        characters = set()
+        for c in hand:
+            f = face[c]
+            fits[FAMILY_OF[f]] += 1
+            if ROLE_OF[f] >= 0:
+                characters.add(f)
+        if characters:
+            acts += [PLAY[f] for f in sorted(characters)]
+        amulets = fits[AMULETS]
+        if len(hand) >= SET_MIN:
+            acts += [SET_OF[fam] for fam in range(len(FAMILIES))
+                     if fits[fam] and fits[fam] + amulets >= SET_MIN]
+            acts += [EXTEND[i] for i, st in enumerate(self.sets[seat])
+                     if fits[st.family] + amulets >= SET_MIN]
+        return acts
 
-    def _new_set_families(self, seat: int) -> list[int]:
-        """Families in which ``seat``'s hand holds a set: 3+ cards, at least one not an Amulet."""
-        fits = [0] * (len(FAMILIES) + 1)
-        face = self.face
-        for c in self.hands[seat]:
-            fits[FAMILY_OF[face[c]]] += 1
-        return [fam for fam in range(len(FAMILIES)) if fits[fam] and fits[fam] + fits[AMULETS] >= SET_MIN]
+    def _apply_turn(self, seat: int, verb: str, arg: int) -> None:
+        if verb == "take":
+            self._take(seat, arg, corrupting=True)
+        elif verb == "play":
+            self._play(seat, arg)
+        elif verb == "set":
+            self._build(SET, arg, -1)
+        else:  # extend
+            self._build(SET, self.sets[seat][arg].family, arg)
 
-    def _courtesan_sets(self, seat: int) -> list[int]:
-        """Sets of ``seat`` to which the hand holds at least one card to add."""
-        families = {FAMILY_OF[self.face[c]] for c in self.hands[seat]}
-        wild = AMULETS in families
-        return [i for i, st in enumerate(self.sets[seat]) if wild or st.family in families]
-
-    # -- applying actions ----------------------------------------------------------------
-    def _apply(self, action: Action) -> None:
-        seat = self.to_act
-        self.log.mark(seat)
-        verb, arg = _PARSED.get(action, (action, -1))
-        phase = self.phase
-        if phase == TURN:
-            if verb == "take":
-                self._take(seat, arg, corrupting=True)
-            elif verb == "play":
-                self._play(seat, arg)
-            elif verb == "set":
-                self._build(SET, arg, -1)
-            else:  # extend
-                self._build(SET, self.sets[seat][arg].family, arg)
-        elif phase in (SET, HORIZONTAL_SET, ADD):
-            if verb == "card":
-                self.selection.append(_take_face(self.hands[seat], self.face, arg))
-                # Close by itself when nothing is left to choose (or the Courtesan's 2 are in).
-                if not self._eligible(seat) or (phase == ADD and len(self.selection) == COURTESAN_MAX):
-                    self._close_selection(seat)
-            else:
-                self._close_selection(seat)
-        elif phase == EVENT:
-            self._choose_token(seat, arg)
-        elif phase == TOKEN:
-            self._use_token(seat, verb, arg)
-        elif phase == PRIEST:
-            self._purge(seat, arg)
-        elif phase in (THIEF_TARGET, VIZIER_TARGET):
-            self.target = arg
-            self.phase = STEAL if phase == THIEF_TARGET else PICK
-        elif phase == STEAL:
-            self._steal(seat, arg)
-        elif phase == PICK:
-            self._seize(seat, arg)
-        elif phase == BURY:
-            self._bury(seat, arg)
-        elif phase == COURTESAN_SET:
-            self._build(ADD, self.sets[seat][arg].family, arg)
-        elif phase == MERCHANT_TAKE:
-            self._take(seat, arg, corrupting=False)
-        elif phase == HORIZONTAL:
-            if verb == "set":
-                self._build(HORIZONTAL_SET, arg, -1)
-            else:
-                self.queue.pop(0)
-                self._next_horizontal()
-        else:  # START
-            self._start(arg, seat)
-
-    # A turn -------------------------------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:
         self.phase, self.active, self.to_act = TURN, seat, seat
         self.log.add({"type": "turn", "seat": seat})
@@ -624,7 +499,7 @@ class SobekState(PhasedState):
 
     # B. Play a character ---------------------------------------------------------------------
     def _play(self, seat: int, f: int) -> None:
-        self.discard.append(_take_face(self.hands[seat], self.face, f))
+        self.discard.append(self.cards.take_face(self.hands[seat], f))
         self.log.add({"type": "play", "seat": seat, "card": NAMES[f]})
         role, n = ROLE_OF[f], self.num_players
         others = [(seat + k) % n for k in range(1, n)]  # clockwise from the player's left
@@ -655,7 +530,10 @@ class SobekState(PhasedState):
         else:
             self._end_turn()
 
-    def _purge(self, seat: int, fam: int) -> None:
+    def _legal_priest(self) -> list[Action]:
+        return list(FAMILY_OF_ACT)
+
+    def _apply_priest(self, seat: int, verb: str, fam: int) -> None:
         """High Priest: the named family's cards (characters too) leave the corruption pile."""
         pile, face = self.corruption[seat], self.face
         purged = [c for c in pile if FAMILY_OF[face[c]] == fam]
@@ -667,7 +545,18 @@ class SobekState(PhasedState):
         self.log.add(event)
         self._end_turn()
 
-    def _steal(self, seat: int, back: int) -> None:
+    def _legal_thief(self) -> list[Action]:
+        seat = self.to_act
+        return [TARGET[s] for s in range(self.num_players) if s != seat and self.hands[s]]
+
+    def _apply_thief(self, seat: int, verb: str, victim: int) -> None:
+        self.target, self.phase = victim, STEAL
+
+    def _legal_steal(self) -> list[Action]:
+        face = self.face
+        return [STEAL_BACK[b] for b in sorted({BACK_OF[face[c]] for c in self.hands[self.target]})]
+
+    def _apply_steal(self, seat: int, verb: str, back: int) -> None:
         """Thief: one of the victim's cards with the chosen back, at random (they are face down)."""
         victim, face = self.target, self.face
         hand = self.hands[victim]
@@ -679,10 +568,20 @@ class SobekState(PhasedState):
         self.target = -1
         self._end_turn()
 
-    def _seize(self, seat: int, f: int) -> None:
+    def _legal_vizier(self) -> list[Action]:
+        seat = self.to_act
+        return [TARGET[s] for s in range(self.num_players) if s != seat and self.corruption[s]]
+
+    def _apply_vizier(self, seat: int, verb: str, victim: int) -> None:
+        self.target, self.phase = victim, PICK
+
+    def _legal_pick(self) -> list[Action]:
+        return [PICK_FACE[f] for f in self.cards.faces_in(self.corruption[self.target])]
+
+    def _apply_pick(self, seat: int, verb: str, f: int) -> None:
         """Vizier: the chosen card of the victim's corruption pile, into the Vizier's hand."""
         victim = self.target
-        self.hands[seat].append(_take_face(self.corruption[victim], self.face, f))
+        self.hands[seat].append(self.cards.take_face(self.corruption[victim], f))
         self.log.add({"type": "seize", "seat": seat, "target": victim}, {"card": NAMES[f]}, (seat, victim))
         self.target = -1
         self._end_turn()
@@ -695,9 +594,12 @@ class SobekState(PhasedState):
             self.to_act = self.active
             self._end_turn()
 
-    def _bury(self, seat: int, f: int) -> None:
+    def _legal_bury(self) -> list[Action]:
+        return [BURY_FACE[f] for f in self.cards.faces_in(self.hands[self.to_act])]
+
+    def _apply_bury(self, seat: int, verb: str, f: int) -> None:
         hand = self.hands[seat]
-        self.corruption[seat].append(_take_face(hand, self.face, f))
+        self.corruption[seat].append(self.cards.take_face(hand, f))
         self.buried.append(f)
         if len(hand) <= SCRIBE_LIMIT:
             self.log.add({"type": "bury", "seat": seat, "count": len(self.buried)},
@@ -706,9 +608,61 @@ class SobekState(PhasedState):
             self.queue.pop(0)
             self._next_bury()
 
+    def _legal_courtesan(self) -> list[Action]:
+        return [EXTEND[i] for i in self._courtesan_sets(self.to_act)]
+
+    def _apply_courtesan(self, seat: int, verb: str, index: int) -> None:
+        self._build(ADD, self.sets[seat][index].family, index)
+
+    def _courtesan_sets(self, seat: int) -> list[int]:
+        """Sets of ``seat`` to which the hand holds at least one card to add."""
+        families = {FAMILY_OF[self.face[c]] for c in self.hands[seat]}
+        wild = AMULETS in families
+        return [i for i, st in enumerate(self.sets[seat]) if wild or st.family in families]
+
+    def _legal_merchant(self) -> list[Action]:
+        return list(TAKE[: len(self.market)])
+
+    def _apply_merchant(self, seat: int, verb: str, position: int) -> None:
+        self._take(seat, position, corrupting=False)
+
     # C. Play a set (and horizontal sets, and the Courtesan's addition) ------------------
     def _build(self, phase: int, fam: int, index: int) -> None:
         self.phase, self.build_family, self.build_index = phase, fam, index
+
+    def _legal_cards(self) -> list[Action]:
+        acts = [CARD[f] for f in self._eligible(self.to_act)]
+        if self._may_close():
+            acts.append(DONE)
+        return acts
+
+    def _apply_cards(self, seat: int, verb: str, f: int) -> None:
+        if verb == "card":
+            self.selection.append(self.cards.take_face(self.hands[seat], f))
+            # Close by itself when nothing is left to choose (or the Courtesan's 2 are in).
+            if not self._eligible(seat) or (self.phase == ADD and len(self.selection) == COURTESAN_MAX):
+                self._close_selection(seat)
+        else:
+            self._close_selection(seat)
+
+    # A set, a horizontal set and the Courtesan's addition choose their cards alike.
+    _legal_set = _legal_horizontal_set = _legal_add = _legal_cards
+    _apply_set = _apply_horizontal_set = _apply_add = _apply_cards
+
+    def _eligible(self, seat: int) -> list[int]:
+        """Faces in ``seat``'s hand that may join the set being built: its family or Amulets."""
+        fam, face = self.build_family, self.face
+        return sorted({f for f in (face[c] for c in self.hands[seat]) if FAMILY_OF[f] == fam or f == AMULET})
+
+    def _may_close(self) -> bool:
+        """Whether the cards chosen so far make a complete set (or a Courtesan's addition)."""
+        chosen = self.selection
+        if self.phase == ADD:
+            return len(chosen) >= 1
+        if len(chosen) < SET_MIN:
+            return False
+        # A set needs a card that is not an Amulet; an extended set already has one.
+        return self.build_index >= 0 or any(self.face[c] != AMULET for c in chosen)
 
     def _close_selection(self, seat: int) -> None:
         phase, face = self.phase, self.face
@@ -733,7 +687,10 @@ class SobekState(PhasedState):
             self._end_turn()
 
     # Event tokens ------------------------------------------------------------------------
-    def _choose_token(self, seat: int, kind: int) -> None:
+    def _legal_event(self) -> list[Action]:
+        return [TOKEN_OF[k] for k in sorted({t // TOKEN_COPIES for t in self.tokens})]
+
+    def _apply_event(self, seat: int, verb: str, kind: int) -> None:
         seen = sorted(t // TOKEN_COPIES for t in self.tokens)
         token = next(t for t in self.tokens if t // TOKEN_COPIES == kind)
         self.tokens.remove(token)
@@ -742,7 +699,19 @@ class SobekState(PhasedState):
                      {"tokens": [TOKENS[k] for k in seen]}, (seat,))
         self.phase = TOKEN
 
-    def _use_token(self, seat: int, verb: str, arg: int) -> None:
+    def _legal_token(self) -> list[Action]:
+        seat, kind = self.to_act, self.held[0] // TOKEN_COPIES
+        if kind in (GUILD, CURSE):
+            acts = [TARGET[s] for s in range(self.num_players) if s != seat]
+        elif kind == PROSPERITY:
+            acts = [PROSPERITY_ON[i] for i, st in enumerate(self.sets[seat])
+                    if st.family in PROSPERITY_FAMILIES]
+        else:
+            acts = [APPLY]
+        acts.append(DISCARD)
+        return acts
+
+    def _apply_token(self, seat: int, verb: str, arg: int) -> None:
         token = self.held.pop()
         kind = token // TOKEN_COPIES
         if verb == DISCARD:
@@ -812,6 +781,24 @@ class SobekState(PhasedState):
         else:
             self._score_round()
 
+    def _legal_horizontal(self) -> list[Action]:
+        return [SET_OF[fam] for fam in self._new_set_families(self.to_act)] + [DONE]
+
+    def _apply_horizontal(self, seat: int, verb: str, fam: int) -> None:
+        if verb == "set":
+            self._build(HORIZONTAL_SET, fam, -1)
+        else:
+            self.queue.pop(0)
+            self._next_horizontal()
+
+    def _new_set_families(self, seat: int) -> list[int]:
+        """Families in which ``seat``'s hand holds a set: 3+ cards, at least one not an Amulet."""
+        fits = [0] * (len(FAMILIES) + 1)
+        face = self.face
+        for c in self.hands[seat]:
+            fits[FAMILY_OF[face[c]]] += 1
+        return [fam for fam in range(len(FAMILIES)) if fits[fam] and fits[fam] + fits[AMULETS] >= SET_MIN]
+
     def _score_round(self) -> None:
         n, face = self.num_players, self.face
         # 3. Cards still in hand go under their owner's corruption tile.
@@ -842,8 +829,7 @@ class SobekState(PhasedState):
                 self._move(s, back - self.score[s])
         # The end of the game, or 6. everything goes back for the next round.
         if self.round == ROUNDS or (self.round == EARLY_END_ROUND and max(self.score) > EARLY_END_SCORE):
-            self.phase, self.to_act = OVER, TERMINAL
-            self.log.add({"type": "game_over", "scores": list(self.score)})
+            self._game_over()
         else:
             self._setup_round()
 
@@ -999,4 +985,3 @@ GAME = GameSpec(
     # and lays no horizontal set.
     fallback_preference=(DONE, DISCARD, TAKE[0]),
 )
-SobekState.game = GAME

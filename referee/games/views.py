@@ -13,6 +13,9 @@ from typing import Any
 
 Event = dict[str, Any]
 
+UNKNOWN = "unknown"
+"""The name a view gives a face-down card whose face the seat may not know."""
+
 
 class EventLog:
     """Append-only log of one game's events, and where each seat last decided."""

@@ -1,4 +1,4 @@
-"""Bandits rules: every check of shared/rules/bandits.md, its example, and each kind of decision."""
+"""Bandits rules: every check of docs/games/bandits.md, its example, and each kind of decision."""
 
 from __future__ import annotations
 
@@ -49,8 +49,8 @@ def rig(state: BanditsState, hands: dict[int, list[str]] | None = None,
         top: list[int] = []
         fill(state, CARDS, top, pile_top, spare)
         state.pile += reversed(top)
-    state.active = active
-    state._legal = None
+    state.active = state.to_act = active
+    state.invalidate_caches()
     return state
 
 

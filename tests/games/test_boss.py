@@ -1,4 +1,4 @@
-"""The Boss rules: every check of shared/rules/boss.md, and each phase, effect and setting."""
+"""The Boss rules: every check of docs/games/boss.md, and each phase, effect and setting."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def rig(state: BossState, hands: dict[int, list[str]], rewards: dict[str, str] |
     for card in pool:  # the rest were revealed before the listed ones
         state.revealed[CITY_OF[card]].insert(0, card)
     pool.clear()
-    state._legal = None
+    state.invalidate_caches()
     return state
 
 
@@ -60,7 +60,7 @@ def put(state: BossState, boss: str, seat: int, big: int = 1, small: int = 0) ->
     state.big_on[b][seat] += big
     state.small_on[b][seat] += small
     assert state.big[seat] >= 0 and state.small[seat] >= 0
-    state._legal = None
+    state.invalidate_caches()
 
 
 def play(state: BossState, *actions: str) -> None:
@@ -245,7 +245,7 @@ def test_placement_offered_only_where_a_majority_can_be_reached():
     assert "place:detroit" not in state.legal_actions()
     state.big_on[2][1] -= 1
     state.big[1] += 1
-    state._legal = None
+    state.invalidate_caches()
     assert "place:detroit" in state.legal_actions()  # 9 against 8
     play(state, "place:detroit", "big", "big", "big", "big", "big", "small", "small")
     assert state.legal_actions() == ["big", "small"]  # 7 against 8, no done yet
@@ -262,7 +262,7 @@ def test_small_cubes_alone_are_refused():
     assert "done" in state.legal_actions()
     state = new()
     state.dead[0], state.big[0] = 6, 0  # no big cube at all: no placement, small cubes or not
-    state._legal = None
+    state.invalidate_caches()
     assert not [a for a in state.legal_actions() if a.startswith("place:")]
 
 
@@ -279,14 +279,14 @@ def test_a_banished_player_never_places_in_cincinnati():
     state = new()
     assert "place:cincinnati" in state.legal_actions()
     state.banished[0] = True
-    state._legal = None
+    state.invalidate_caches()
     assert "place:cincinnati" not in state.legal_actions()
 
 
 def test_a_lone_action_is_played_without_asking():
     state = new()
     state.dead[0], state.big[0] = 6, 0  # nothing to place: after the reveal, the turn just ends
-    state._legal = None
+    state.invalidate_caches()
     play(state, state.legal_actions()[0])
     assert state.current_player() == 1 and state.phase_name() == "turn"
 
@@ -662,7 +662,7 @@ def test_swapping_cards_of_one_city_between_hidden_places_is_invisible():
             for a, b in (rng.sample(slots, 2) for _ in range(12)):
                 ca, cb = places[a[0]][a[1]], places[b[0]][b[1]]
                 places[a[0]][a[1]], places[b[0]][b[1]] = cb, ca
-                state._legal = None
+                state.invalidate_caches()
                 hand_cities_change = CITY_OF[ca] != CITY_OF[cb] and a[0] != b[0] and (
                     a[0].startswith("hand") or b[0].startswith("hand"))
                 if hand_cities_change:
@@ -670,7 +670,7 @@ def test_swapping_cards_of_one_city_between_hidden_places_is_invisible():
                 else:
                     assert render(state, seat) == base and wire(state, seat) == base_wire, (seat, a, b)
                 places[a[0]][a[1]], places[b[0]][b[1]] = ca, cb
-                state._legal = None
+                state.invalidate_caches()
                 checked += 1
             assert render(state, seat) == base
     assert checked > 500
@@ -683,6 +683,16 @@ def test_views_survive_the_wire():
     msg, events = codec.encode_view(view)
     assert codec.decode_view(msg, events) == view
     assert any(e["type"] == "resolve" for e in view["events"])
+
+
+def test_invalidating_the_caches_drops_the_cached_view_parts_too():
+    """A test that rigs a position must not be shown the view parts cached before it."""
+    state = new()
+    before = state.view(0)
+    put(state, "detroit", 1, big=2, small=1)  # then invalidate_caches()
+    detroit = next(b for b in state.view(0)["bosses"] if b["boss"] == "detroit")
+    assert (detroit["big"][1], detroit["small"][1]) == (2, 1), detroit
+    assert state.view(0)["players"][1]["big"] == before["players"][1]["big"] - 2
 
 
 def test_cached_view_parts_are_those_of_a_fresh_view():

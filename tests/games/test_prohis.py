@@ -1,4 +1,4 @@
-"""Prohis rules: every check of shared/rules/prohis.md, plus each outcome of an inspection."""
+"""Prohis rules: every check of docs/games/prohis.md, plus each outcome of an inspection."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def rig(state: ProhisState, hands: dict[int, list[str]] | None = None, market: l
         fill(state, CARDS, top, pile_top, spare)
         state.pile += reversed(top)  # the first listed is the next drawn
     state.active = state.to_act = active
-    state._legal = None
+    state.invalidate_caches()
     return state
 
 
@@ -118,7 +118,7 @@ def test_forced_pass_with_no_draw_and_one_card():
     state.removed += state.pile + state.market  # nothing left to draw
     state.pile.clear()
     state.market.clear()
-    state._legal = None
+    state.invalidate_caches()
     assert state.legal_actions() == ["pass"]
 
 

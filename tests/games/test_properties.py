@@ -1,9 +1,12 @@
 """Properties every engine must have, over thousands of random games at every player count:
-each game ends, every card is in exactly one place at all times, and (seed, actions) replays it."""
+each game ends, every card is in exactly one place at all times, and (seed, actions) replays it;
+and an engine plays the games of its version."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 
 import pytest
 from hypothesis import given
@@ -73,3 +76,37 @@ def test_a_malformed_action_is_refused_and_changes_nothing(spec: GameSpec, actio
     with pytest.raises(MalformedAction, match="an action must be a string"):
         state.apply(action)
     assert snapshot(state) == before
+
+
+# Whole games of each engine at its version, by seed-driven random choices: game -> (version,
+# players -> the start of the SHA-256 of every decision and of the end; see fingerprint()).
+# A change to an engine that alters any of them changes the game: give it a new version.
+PLAYED = {
+    "bandits": ("1.1.0", {2: "d215c877f297b4fe", 3: "1eff8a4ba2801bb8", 4: "578f3cc1a6b610e5",
+                          5: "a1b17fc2c856c34c", 6: "b22c6152dcb4ee08"}),
+    "boss": ("1.0.0", {2: "12fd69f1d93cafca", 3: "32af944e66e78cc7", 4: "6f35b2dbd4553ea9"}),
+    "prohis": ("1.0.0", {3: "e03652372fd26687", 4: "a5e125789b6c94e3", 5: "a075405b6debb9e0", 6: "74b266148cde818a"}),
+    "sobek": ("1.0.0", {2: "10ffdaf77fe95f67", 3: "b42f177b640e95b3", 4: "63a17991607dd777"}),
+}
+
+
+def fingerprint(spec: GameSpec, n: int, seed: int) -> str:
+    """Each decision's seat, legal actions and view, then the history, every seat's final view,
+    the scores and the ranks of a game played by ``random.Random(seed)``'s choices."""
+    state, rng = spec.new_game(n, seed), random.Random(seed)
+    digest = hashlib.sha256()
+    while not state.is_terminal():
+        seat, legal = state.current_player(), state.legal_actions()
+        digest.update(json.dumps([seat, legal, state.view(seat)], sort_keys=True).encode())
+        state.apply(rng.choice(legal))
+    digest.update(json.dumps([state.history(), [state.view(s) for s in range(n)], state.scores(), state.ranks()],
+                             sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("spec, n", CASES, ids=[f"{s.name}-{n}p" for s, n in CASES])
+def test_an_engine_plays_the_games_of_its_version(spec: GameSpec, n: int):
+    version, played = PLAYED[spec.name]
+    got = fingerprint(spec, n, 100 + n)
+    assert (spec.version, got) == (version, played[n]), (
+        f"{spec.name} {spec.version} with {n} players plays {got}; version {version} played {played[n]}")

@@ -1,4 +1,4 @@
-"""Sobek rules: every check of shared/rules/sobek.md and its examples, each decision, each setting."""
+"""Sobek rules: every check of docs/games/sobek.md and its examples, each decision, each setting."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from referee.players import make_player
 from .rig import fill, snapshot, take_face
 
 SOBEK = get_game("sobek")
-PATTERN = {  # the rules file's table: the symbols of spaces 5k+1..5k+4, by k mod 4
+PATTERN = {  # the table of docs/games/sobek.md: the symbols of spaces 5k+1..5k+4, by k mod 4
     0: ("ankh", "eye", "scarab", "lotus"),
     1: ("eye", "scarab", "lotus", "ankh"),
     2: ("eye", "ankh", "lotus", "scarab"),
@@ -68,7 +68,7 @@ def rig(state: SobekState, hands: dict[int, list[str]] | None = None,
         fill(state, CARDS, top, deck_top, spare(state))
         state.deck += reversed(top)  # the first listed is the next drawn
     state.phase, state.active, state.to_act = TURN, active, active
-    state._legal = None
+    state.invalidate_caches()
     return state
 
 
@@ -87,7 +87,7 @@ def only_tokens(state: SobekState, *kinds: str) -> None:
         token = next(t for t in state.tokens_out if TOKENS[t // 2] == kind)
         state.tokens_out.remove(token)
         state.tokens.append(token)
-    state._legal = None
+    state.invalidate_caches()
 
 
 def play(state: SobekState, *actions: str) -> None:
@@ -458,7 +458,7 @@ def set_and_choose(state: SobekState, token: str) -> None:
     """Seat 0 plays a Wheat set and chooses ``token``."""
     fill(state, CARDS, state.hands[0], ["wheat_1", "wheat_1", "wheat_0"] + [CARDS.name(c) for c in
                                                                          state.hands[0]], spare(state))
-    state._legal = None
+    state.invalidate_caches()
     play(state, "set:wheat", "card:wheat_1", "card:wheat_1", "card:wheat_0")
     if state.phase_name() == "set":
         play(state, "done")
@@ -543,7 +543,7 @@ def test_prosperity_without_such_a_set_may_only_be_discarded():
     only_tokens(state, "prosperity")
     state.sets[0].clear()
     fill(state, CARDS, state.hands[0], ["ivory_3", "ivory_0", "ivory_0"], spare(state))
-    state._legal = None
+    state.invalidate_caches()
     play(state, "set:ivory", "card:ivory_3", "card:ivory_0", "card:ivory_0", "token:prosperity")
     assert state.legal_actions() == ["discard"]
     play(state, "discard")
@@ -808,7 +808,7 @@ def test_setting_characters():
                             "thief=fish,thief=fish,courtesan=fish,merchant=cattle")
     fill(state2, state2.cards, state2.hands[state2.active], ["queen_wheat", "wheat_1", "wheat_0"],
          spare(state2))
-    state2._legal = None
+    state2.invalidate_caches()
     assert "set:wheat" in state2.legal_actions()  # the Queen is Wheat now
 
 

@@ -130,7 +130,7 @@ def test_pile_order_is_invisible(spec: GameSpec):
 @given(seed=st.integers(0, 2**31), call=st.integers(0, 8), pick=st.integers(0, 2**31))
 def test_twins_that_differ_out_of_a_seats_sight_send_it_the_same_bytes(spec: GameSpec, n: int, seed: int,
                                                                       call: int, pick: int):
-    run = play_twins(spec.state, n, seed, call, random.Random(pick))
+    run = play_twins(spec, n, seed, call, random.Random(pick))
     assert run.leak is None, f"{run.leak} ({run})"
 
 
@@ -177,7 +177,7 @@ LEAKS = [(spec, kind) for spec in GAMES.values() for kind in SECRET_EVENTS[spec.
 def test_a_secret_written_into_a_public_event_is_caught(spec: GameSpec, kind: str):
     """An engine that writes the secret of ``kind`` events into their public part is caught by twins
     (the state perturbation test above passes it: the event is logged before any swap)."""
-    engine = leaky(spec.state, frozenset({kind}))
+    engine = leaky(spec, frozenset({kind}))
     runs = []
     for trial in range(200):  # the rarest, a lost raid's cards, shows in about 1 game of 13
         n = spec.min_players + trial % (spec.max_players - spec.min_players + 1)
@@ -187,7 +187,7 @@ def test_a_secret_written_into_a_public_event_is_caught(spec: GameSpec, kind: st
             leaked, _ = run.leak.first_event()
             assert leaked and leaked["type"] == kind, str(run.leak)
             # The same twins of the genuine engine tell that seat nothing.
-            assert play_twins(spec.state, n, seed, call, random.Random(trial), fork_rate=1, max_twins=4).leak is None
+            assert play_twins(spec, n, seed, call, random.Random(trial), fork_rate=1, max_twins=4).leak is None
             return
         runs.append(run)
     pytest.fail(f"a leaky {kind!r} event went unnoticed in {len(runs)} games with twins: "

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from arenabot import codec
 from arenabot.proto import arena_pb2 as pb
-from referee.games import Action, State
+from referee.games import Action, GameSpec, State
 from referee.games.views import Event, EventLog
 from referee.players import make_player
 
@@ -81,11 +81,11 @@ class SwapInShuffle(random.Random):
         self.shuffles += 1
 
 
-def with_swapped_shuffle(cls: type[State], call: int, pick: random.Random) -> type[State]:
-    """``cls``, drawing from a :class:`SwapInShuffle`: the engine deals the perturbed deal itself."""
-    alike = LOOKALIKE.get(cls.game.name, lambda a, b: True)
+def with_swapped_shuffle(spec: GameSpec, call: int, pick: random.Random) -> GameSpec:
+    """``spec``, its states drawing from a :class:`SwapInShuffle`: the engine deals the perturbed deal itself."""
+    alike = LOOKALIKE.get(spec.name, lambda a, b: True)
 
-    class Twin(cls):  # type: ignore[valid-type, misc]
+    class Twin(spec.state):  # type: ignore[valid-type, misc]
         # State.__init__ assigns self.rng = random.Random(seed) before anything is dealt.
         @property
         def rng(self) -> random.Random:
@@ -95,7 +95,7 @@ def with_swapped_shuffle(cls: type[State], call: int, pick: random.Random) -> ty
         def rng(self, _: random.Random) -> None:
             self._rng = SwapInShuffle(self.seed, call, pick, alike)
 
-    return Twin
+    return dataclasses.replace(spec, state=Twin)
 
 
 class LeakyLog(EventLog):
@@ -112,10 +112,10 @@ class LeakyLog(EventLog):
         super().add(public, secret, to)
 
 
-def leaky(cls: type[State], types: frozenset[str]) -> type[State]:
-    """``cls`` with a :class:`LeakyLog`: a deliberately leaky engine, for these tests only."""
+def leaky(spec: GameSpec, types: frozenset[str]) -> GameSpec:
+    """``spec`` with a :class:`LeakyLog`: a deliberately leaky engine, for these tests only."""
 
-    class Leaky(cls):  # type: ignore[valid-type, misc]
+    class Leaky(spec.state):  # type: ignore[valid-type, misc]
         @property
         def log(self) -> EventLog:
             return self._log
@@ -124,7 +124,7 @@ def leaky(cls: type[State], types: frozenset[str]) -> type[State]:
         def log(self, log: EventLog) -> None:
             self._log = LeakyLog(len(log.cursor), types)
 
-    return Leaky
+    return dataclasses.replace(spec, state=Leaky)
 
 
 @dataclasses.dataclass
@@ -170,7 +170,7 @@ def swap(state: State, a: Slot, b: Slot) -> None:
     places = all_places(state)
     pa, pb = places[a[0]], places[b[0]]
     pa[a[1]], pb[b[1]] = pb[b[1]], pa[a[1]]
-    state._legal = None  # the cached legal actions (and Boss's cached views) are stale
+    state.invalidate_caches()
 
 
 def _differences(original: dict[str, list[str]], twin: dict[str, list[str]]) -> list[Slot] | None:
@@ -297,9 +297,9 @@ class Twin:
         return self.pending_shuffle >= 0 and self.state.rng.shuffles <= self.pending_shuffle
 
 
-def play_twins(cls: type[State], num_players: int, seed: int, call: int, pick: random.Random,
+def play_twins(spec: GameSpec, num_players: int, seed: int, call: int, pick: random.Random,
                fork_rate: float = 0.5, max_twins: int = 3, change_rate: float = 0.1) -> Run:
-    """Plays a game of ``cls`` to its end beside twins (see the module's docstring), and compares
+    """Plays a game of ``spec`` to its end beside twins (see the module's docstring), and compares
     every seat's view and message with each twin's at each step, while the seat cannot tell them apart.
 
     The first twin's ``call``-th shuffle is perturbed. While fewer than ``max_twins`` live, each step
@@ -307,12 +307,11 @@ def play_twins(cls: type[State], num_players: int, seed: int, call: int, pick: r
     the step moves exchanged for another, both hidden from some seat. A twin plays another card face
     down with probability ``change_rate``. ``pick`` draws all these choices.
     """
-    settings = cls.game.settings()
-    game = cls(num_players, seed, settings)
-    first = with_swapped_shuffle(cls, call, pick)(num_players, seed, settings)
+    game = spec.new_game(num_players, seed)
+    first = with_swapped_shuffle(spec, call, pick).new_game(num_players, seed)
     differences = _differences(face_names(game), face_names(first))
     twins = [] if differences is None else [Twin(first, differences, set(range(num_players)), call)]
-    players = [make_player("heuristic" if s % 2 else "random", cls.game.name, seed + s) for s in range(num_players)]
+    players = [make_player("heuristic" if s % 2 else "random", spec.name, seed + s) for s in range(num_players)]
     run = Run(twins=len(twins))
     while True:
         for twin in twins:

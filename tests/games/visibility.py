@@ -1,4 +1,4 @@
-"""Who may see which card, written from each rules file's "Who knows what" table.
+"""Who may see which card, written from the "Who knows what" table of each docs/games/<game>.md.
 
 This is the tests' own statement of the rules, independent of the engines' view code.
 ``SIGHTS[game](state, seat)`` says, for single pieces in :func:`all_places` (named by slots
