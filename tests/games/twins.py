@@ -26,11 +26,11 @@ import json
 import random
 from collections.abc import Callable
 
-from arenabot import codec
-from arenabot.proto import arena_pb2 as pb
+from arena_protocol import codec
+from arena_protocol.proto import arena_pb2 as pb
+from arenabot.strategies import make_strategy
 from referee.games import Action, State
 from referee.games.views import Event, EventLog
-from referee.players import make_player
 
 from .visibility import FACE_DOWN_PLAYS, LOOKALIKE, SIGHTS, Sight, Slot, all_places, exposed, face_names, kind
 
@@ -312,7 +312,7 @@ def play_twins(cls: type[State], num_players: int, seed: int, call: int, pick: r
     first = with_swapped_shuffle(cls, call, pick)(num_players, seed, settings)
     differences = _differences(face_names(game), face_names(first))
     twins = [] if differences is None else [Twin(first, differences, set(range(num_players)), call)]
-    players = [make_player("heuristic" if s % 2 else "random", cls.game.name, seed + s) for s in range(num_players)]
+    players = [make_strategy("heuristic" if s % 2 else "random", cls.game.name, seed + s) for s in range(num_players)]
     run = Run(twins=len(twins))
     while True:
         for twin in twins:
