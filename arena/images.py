@@ -148,8 +148,7 @@ def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str
         try:
             imported = client.api.import_image_from_stream(
                 tar.stdout, repository=image.name, tag=image.digest(),
-                changes=['ENV PATH=/usr/local/bin:/usr/bin:/bin', 'ENV PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1',
-                         f'USER {BOT_UID}:{BOT_UID}',
+                changes=['ENV PATH=/usr/local/bin:/usr/bin:/bin', f'USER {BOT_UID}:{BOT_UID}',
                          'WORKDIR /bot', f'LABEL arena.base="{image.name}"'])
         finally:
             tar.stdout.close()

@@ -54,7 +54,8 @@ def adversary_images(docker_client, tmp_path_factory) -> dict[str, str]:
     """One image per attack of tests/bots/adversary.py (the kit comes with the base)."""
     context = tmp_path_factory.mktemp("adversary")
     shutil.copy(ROOT / "tests" / "bots" / "adversary.py", context / "adversary.py")
-    (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY adversary.py /bot/adversary.py\n")
+    (context / "Dockerfile").write_text(
+        "ARG BASE\nFROM ${BASE}\nCOPY adversary.py /bot/adversary.py\nENV PYTHONDONTWRITEBYTECODE=1\n")
     docker_client.images.build(path=str(context), tag=ADVERSARY_BASE, buildargs={"BASE": PYTHON_BASE.tag},
                                rm=True, forcerm=True)
     images = {}

@@ -84,7 +84,10 @@ def test_a_strategy_is_told_the_same_in_process_and_over_the_wire(game, tmp_path
     assert calls.count("decide") > 10
     starts = [entry[1] for entry in inproc if entry[0] == "start_game"]
     ends = [entry[1] for entry in inproc if entry[0] == "end_game"]
-    # everything the Strategy docstring promises is there, and not empty where it cannot be
+    # what the Strategy docstring promises, all of it, and not empty where it cannot be
+    assert all(set(s) == {"game", "game_index", "seat", "num_players", "players", "seed", "settings"}
+               for s in starts)
+    assert all(set(e) == {"scores", "ranks", "failures", "events"} for e in ends)
     assert [s["game_index"] for s in starts] == [0, 1, 2] and {s["seat"] for s in starts} == {0, 1, 2}
     assert all(s["game"] == game and s["players"] and s["settings"] and s["num_players"] == 3 for s in starts)
     assert all("illegal" in e["failures"] and len(e["scores"]) == len(e["ranks"]) == 3 for e in ends)

@@ -8,7 +8,11 @@ import hashlib
 import json
 import shutil
 import zipfile
+from pathlib import Path
 
+from click.testing import CliRunner
+
+from arena.cli import main as arena
 from arena.images import PYTHON_BASE, build_wheels
 
 from .conftest import ROOT
@@ -73,6 +77,15 @@ def test_the_wheels_hold_the_sources_and_nothing_left_from_earlier_builds(tmp_pa
             inside |= {name: hashlib.sha256(z.read(name)).hexdigest() for name in z.namelist()
                        if name.split("/")[0] in PACKAGES}
     assert inside == checkout_files()
+
+
+def test_arena_images_wheels_builds_what_make_wheels_promises(tmp_path):
+    result = CliRunner().invoke(arena, ["images", "wheels", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    built = sorted(Path(line).name for line in result.output.split())
+    assert [name.split("-")[0] for name in built] == ["arena_protocol", "arenabot"]
+    assert all(name.endswith("-py3-none-any.whl") for name in built)
+    assert sorted(p.name for p in tmp_path.iterdir()) == built
 
 
 def test_the_python_base_holds_this_checkouts_kit(docker_client):
