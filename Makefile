@@ -4,14 +4,15 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup docker postgres images test lint demo bench protos clean
+.PHONY: setup docker postgres wheels images test lint demo bench protos clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# the protocol package and the bot kit are distributions of their own, which arena depends on
+$(STAMP): pyproject.toml protos/python/pyproject.toml kits/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e protos/python -e kits/python -e '.[dev]'
 	touch $(STAMP)
 
 ## docker: install Debian's docker.io if missing and start the engine if none answers (root)
@@ -22,11 +23,16 @@ docker:
 postgres:
 	scripts/postgres-up.sh
 
-## images: the offline base images (debootstrap + docker import) and the sample bots' images
+## wheels: dist/arena_protocol-*.whl and dist/arenabot-*.whl, the protocol package and the Python bot kit
+wheels: setup
+	$(BIN)/arena images wheels --out dist
+
+## images: the offline base images (debootstrap + docker import; the Python one installs those
+## wheels) and the sample bots' images, each built from its own folder
 images: setup docker
 	$(BIN)/arena images build
 	@for folder in sample_bots/*/*/; do \
-	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --root "$$(dirname $$folder)" --quiet || exit 1; fi; \
+	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --quiet || exit 1; fi; \
 	done
 
 ## test: lint, then the whole test suite (it needs the Docker engine, the images and PostgreSQL)
@@ -50,4 +56,4 @@ protos: setup
 	$(BIN)/python protos/generate.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache dist

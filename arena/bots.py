@@ -15,7 +15,7 @@ tagged by name and version, then validated by playing it.
     args = { KEY = "value" }       # build arguments
 
 A build reads nothing outside the bot folder (or the wider ``root`` that whoever runs the
-build, never bot.toml, may give: the sample bots share their kit this way) and its base
+build, never bot.toml, may give, for bots that share files) and its base
 image, and runs in a sandbox of its own (:class:`BuildLimits`): no network (no ADD of a URL,
 no image pulled, no bot's image read), and limits on memory, processes, CPU and file size for
 every RUN step. RUN steps run as the user the Dockerfile is at: the base image's, or root

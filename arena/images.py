@@ -2,17 +2,21 @@
 
 No container registry is reachable here, so nothing is pulled: ``debootstrap
 --variant=minbase`` makes a Debian root filesystem and ``docker import`` turns it into
-an image. The Python base adds python3 from Debian and the exact grpcio, protobuf and
+an image. The Python base adds python3 from Debian, the exact grpcio, protobuf and
 uvloop versions that the generated protocol code was made with, installed from wheels
-downloaded on the host.
+downloaded on the host, and this checkout's protocol package and Python bot kit
+(``arena-protocol`` and ``arenabot``), built into wheels on the host: every Python bot,
+ours or anyone's, gets the kit from its base, and its build needs only its own folder.
 
-Each image is tagged with a digest of everything that goes into it, so a second
-``make images`` finds the tag and returns in seconds; ``:latest`` points at the newest.
+Each image is tagged with a digest of everything that goes into it (the kit's sources
+included, so a change to the kit makes a new base), so a second ``make images`` finds the
+tag and returns in seconds; ``:latest`` points at the newest.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import hashlib
 import importlib.metadata
 import os
@@ -21,7 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +36,9 @@ SUITE = "bookworm"
 MIRROR = os.environ.get("ARENA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 CACHE = Path(os.environ.get("ARENA_CACHE", Path.home() / ".cache" / "arena"))
 BOT_UID = 10001  # the non-root user every bot runs as
-RECIPE_VERSION = "1"  # bump when the recipe below changes
+RECIPE_VERSION = "2"  # bump when the recipe below changes
+ROOT = Path(__file__).resolve().parent.parent  # the checkout, whose kit goes into the Python base
+NOT_BUILT = ("build", "dist", "*.egg-info", "__pycache__", "*.pyc")  # a project's leftovers, never in its wheel
 
 
 @dataclass(frozen=True)
@@ -41,12 +47,14 @@ class BaseImage:
     packages: tuple[str, ...]
     wheels: tuple[str, ...]  # distributions installed from host-downloaded wheels, at the host's versions
     description: str
+    projects: tuple[Path, ...] = ()  # project folders of this checkout, built into wheels and installed too
 
     def pins(self) -> tuple[str, ...]:
         return tuple(f"{w}=={importlib.metadata.version(w)}" for w in self.wheels)
 
     def digest(self) -> str:
-        recipe = "\n".join([RECIPE_VERSION, SUITE, platform.machine(), *self.packages, *self.pins()])
+        recipe = "\n".join([RECIPE_VERSION, SUITE, platform.machine(), *self.packages, *self.pins(),
+                            *map(source_digest, self.projects)])
         return hashlib.sha256(recipe.encode()).hexdigest()[:12]
 
     @property
@@ -58,13 +66,49 @@ PYTHON_BASE = BaseImage(
     name="arena/python-base",
     packages=("python3",),
     wheels=("grpcio", "protobuf", "typing_extensions", "uvloop"),
-    description="Debian bookworm, python3, and the grpcio/protobuf/uvloop the protocol code needs",
+    description="Debian bookworm, python3, grpcio/protobuf/uvloop, and the Python bot kit (arenabot)",
+    projects=(ROOT / "protos" / "python", ROOT / "kits" / "python"),
 )
 BASE_IMAGES = (PYTHON_BASE,)
 
 
 class ImageBuildError(RuntimeError):
     pass
+
+
+def source_digest(project: Path) -> str:
+    """A digest of everything of ``project`` that can go into its wheel: every file of the
+    folder but the leftovers of builds (:data:`NOT_BUILT`)."""
+    if not (project / "pyproject.toml").is_file():
+        raise ImageBuildError(f"{project} holds no pyproject.toml: the base images are built from a checkout "
+                              "of Arena, whose protos/python and kits/python go into them")
+    digest = hashlib.sha256()
+    for path in sorted(project.rglob("*")):
+        rel = path.relative_to(project)
+        if path.is_file() and not any(fnmatch.fnmatch(part, skip) for part in rel.parts for skip in NOT_BUILT):
+            digest.update(f"{rel.as_posix()}\0{path.stat().st_size}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def build_wheels(projects: Iterable[Path], dest: Path) -> list[Path]:
+    """Builds each project folder into a wheel in ``dest`` and returns the wheels there.
+
+    Offline: with the setuptools of this environment, no build isolation. Each is built from
+    a clean copy, since setuptools would put whatever an earlier build left in the folder's
+    build/ into the wheel (a module deleted since, for one).
+    """
+    projects = list(projects)
+    for project in projects:
+        source_digest(project)  # a clear error for a folder that is no project
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="arena-wheels-") as tmp:
+        copies, out = [Path(tmp) / str(i) for i in range(len(projects))], Path(tmp) / "out"
+        for project, copy in zip(projects, copies, strict=True):
+            shutil.copytree(project, copy, ignore=shutil.ignore_patterns(*NOT_BUILT))
+        _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+              "--wheel-dir", str(out), *map(str, copies)], "building the wheels of " + ", ".join(map(str, projects)))
+        return [Path(shutil.move(wheel, dest / wheel.name)) for wheel in sorted(out.glob("*.whl"))]
 
 
 def existing(client: docker.DockerClient, image: BaseImage) -> bool:
@@ -84,6 +128,10 @@ def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str
     _need_debootstrap(say)
     wheels = _download_wheels(image, say)
     with tempfile.TemporaryDirectory(prefix="arena-rootfs-") as tmp:
+        if image.projects:
+            names = ", ".join(f"{p.parent.name}/{p.name}" for p in image.projects)
+            say(f"{image.tag}: building the wheels of {names} ...")
+            wheels += build_wheels(image.projects, Path(tmp) / "wheels")
         rootfs = Path(tmp) / "rootfs"
         say(f"{image.tag}: debootstrap {SUITE} ({', '.join(image.packages)}) ...")
         _run(["debootstrap", "--variant=minbase", f"--include={','.join(image.packages)}",
@@ -137,7 +185,8 @@ def _need_debootstrap(say: Callable[[str], None]) -> None:
 def _download_wheels(image: BaseImage, say: Callable[[str], None]) -> list[Path]:
     if not image.wheels:
         return []
-    target = CACHE / "wheels" / image.digest()
+    key = hashlib.sha256("\n".join([platform.machine(), *image.pins()]).encode()).hexdigest()[:12]
+    target = CACHE / "wheels" / key
     if not target.exists() or not any(target.glob("*.whl")):
         say(f"{image.tag}: downloading wheels {' '.join(image.pins())} ...")
         target.mkdir(parents=True, exist_ok=True)

@@ -39,11 +39,9 @@ def build_images() -> None:
     client = docker_client()
     with tempfile.TemporaryDirectory(prefix="bench-arena-fair-") as tmp:
         context = Path(tmp)
-        shutil.copytree(ROOT / "sample_bots/python/arenabot", context / "arenabot",
-                        ignore=shutil.ignore_patterns("__pycache__"))
         for bot in ("thinker.py", "adversary.py"):
             shutil.copy(ROOT / "tests/bots" / bot, context / bot)
-        (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY . /bot/\nENV PYTHONPATH=/bot\n")
+        (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY . /bot/\n")
         client.images.build(path=str(context), tag="arena-bench/fair-base:1", buildargs={"BASE": PYTHON_BASE.tag},
                             rm=True, forcerm=True)
     for tag, command in ((THINKER, '["python3", "/bot/thinker.py"]'),

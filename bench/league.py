@@ -46,7 +46,7 @@ def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float],
     # the same deals on every run, so that runs compare
     create_league(store, "bench", "prohis", 3, {}, ScheduleOptions(deals=2), secret=dev_secret(3))
     for folder in SAMPLES:
-        config = load_bot_config(ROOT / "sample_bots" / "python" / folder, root=ROOT / "sample_bots" / "python")
+        config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
         image = client.images.get(config.tag)  # built by `make images`
         register_bot(store, name=config.name, version=config.version, image=config.tag, image_digest=image.id,
                      language=config.language, author=config.author, games=list(config.games), league="bench")

@@ -9,9 +9,9 @@ import sys
 
 import grpc
 
+from arena_protocol.proto import arena_pb2 as pb
+from arena_protocol.proto import arena_pb2_grpc
 from arenabot import run
-from arenabot.proto import arena_pb2 as pb
-from arenabot.proto import arena_pb2_grpc
 
 
 async def raw() -> None:

@@ -35,8 +35,7 @@ from typing import Any, TypeVar
 
 import uvloop
 
-from arenabot.codec import encode_events
-from arenabot.proto import arena_pb2 as pb
+from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import make_strategy
 
 from . import cpu
@@ -235,10 +234,7 @@ class Match:
         results = [pb.SeatResult(seat=s, score=scores[s], rank=ranks[s], failure=failures[s],
                                  player=players[s]) for s in range(n)]
         for s, b in enumerate(bots):
-            end = pb.GameEnd(game_index=g, results=results)
-            if self.seats[b].alive and not isinstance(self.seats[b], BuiltinSeat):
-                end.events.extend(encode_events(spec.game, state.log.since(s)))
-            await self.seats[b].game_end(end)
+            await self.seats[b].game_end(pb.GameEnd(game_index=g, results=results), state.log.since(s))
         self.results.append({"index": g, "seed": seed, "deal": spec.deal(g), "rotation": spec.rotation(g),
                              "bots": bots, "processes": [self.seats[b].launches for b in bots],
                              "scores": scores, "ranks": ranks, "failures": failures,

@@ -31,11 +31,10 @@ from typing import Any
 
 import grpc
 
-from arenabot import codec
-from arenabot.proto import arena_pb2 as pb
-from arenabot.strategies import Strategy
+from arena_protocol import PROTOCOL_VERSION, codec
+from arena_protocol.proto import arena_pb2 as pb
+from arenabot.strategies import Strategy, end_info, start_info
 
-PROTOCOL_VERSION = 1
 MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny; anything bigger is refused by gRPC
 MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
 LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
@@ -121,7 +120,9 @@ class Seat(ABC):
         """Asks for one action. Raises Failure; never waits much past ``timeout`` seconds."""
 
     @abstractmethod
-    async def game_end(self, msg: pb.GameEnd) -> None: ...
+    async def game_end(self, msg: pb.GameEnd, events: list[dict[str, Any]]) -> None:
+        """Tells the bot how the game ended; ``events`` are the game's events since the seat's
+        last decision, as it may see them (a live bot gets them in the GameEnd)."""
 
     async def match_end(self, msg: pb.MatchEnd) -> None:  # noqa: B027 - optional
         pass
@@ -133,7 +134,12 @@ class Seat(ABC):
 
 # -- in process -------------------------------------------------------------------------------
 class BuiltinSeat(Seat):
-    """A strategy called directly. It never fails; time is measured but not enforced."""
+    """A strategy called directly. It never fails; time is measured but not enforced.
+
+    It is told exactly what the kit's client loop tells a strategy over the wire (the kit's
+    ``start_info`` and ``end_info`` build both), but with no protobuf round trip: views and
+    events are the engine's own dicts, which the codec maps to and from the wire unchanged.
+    """
 
     def __init__(self, name: str, version: str, strategy: Callable[[], Strategy]) -> None:
         super().__init__(name, version)
@@ -145,23 +151,21 @@ class BuiltinSeat(Seat):
         return True
 
     async def start(self, match: pb.MatchStart) -> None:
-        self.game = match.game
+        self.match = match
         if self.launches:
             self.strategy = self.make_strategy()  # a fresh one, as for a process
         self.launched()
 
     async def game_start(self, msg: pb.GameStart) -> None:
-        self.strategy.start_game({"game": self.game, "seat": msg.seat, "num_players": msg.num_players,
-                                  "seed": msg.seed})
+        self.strategy.start_game(start_info(self.match, msg))
 
     async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
         t0 = time.perf_counter()
         action = self.strategy.decide(view, legal)
         return Decision(action, time.perf_counter() - t0)
 
-    async def game_end(self, msg: pb.GameEnd) -> None:
-        self.strategy.end_game({"scores": [r.score for r in msg.results],
-                                "ranks": [r.rank for r in msg.results]})
+    async def game_end(self, msg: pb.GameEnd, events: list[dict[str, Any]]) -> None:
+        self.strategy.end_game(end_info(msg, events))
 
     async def stop(self) -> None:
         pass
@@ -511,8 +515,9 @@ class GrpcSeat(Seat):
         except codec.MalformedMessage as exc:
             raise await self._mark_dead(Failure(MALFORMED, str(exc))) from None
 
-    async def game_end(self, msg: pb.GameEnd) -> None:
+    async def game_end(self, msg: pb.GameEnd, events: list[dict[str, Any]]) -> None:
         if self.alive:
+            msg.events.extend(codec.encode_events(self.game, events))
             with contextlib.suppress(Failure):
                 await self._send(pb.RefereeMessage(game_end=msg), 2.0)
 

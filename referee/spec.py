@@ -55,6 +55,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from arenabot.strategies import KINDS
+
 from .games import GameError, get_game
 
 
@@ -310,7 +312,7 @@ def _parse_bot(index: int, raw: Any) -> BotSpec:
     else:
         raise SpecError(f"{where} ({name}): command must be a string or a list of strings")
     builtin = raw.get("builtin") or ""
-    if builtin and builtin not in ("random", "heuristic"):
-        raise SpecError(f"{where} ({name}): builtin must be random or heuristic, got {builtin!r}")
+    if builtin and builtin not in KINDS:
+        raise SpecError(f"{where} ({name}): builtin must be {' or '.join(KINDS)}, got {builtin!r}")
     return BotSpec(name=name, version=str(raw.get("version", "")), command=command,
                    builtin=builtin, image=str(raw.get("image") or ""))

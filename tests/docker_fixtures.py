@@ -44,21 +44,18 @@ def docker_client() -> docker.DockerClient:
 
 @pytest.fixture(scope="session")
 def sample_images(docker_client) -> dict[str, str]:
-    """The sample bots, built by the same path as `arena bot build`."""
-    kit = ROOT / "sample_bots" / "python"  # the sample bots share their kit and Dockerfile
-    return {name: build_bot(docker_client, load_bot_config(kit / name, root=kit)).tag for name in SAMPLES}
+    """The sample bots, built by the same path as `arena bot build`, each from its own folder."""
+    samples = ROOT / "sample_bots" / "python"
+    return {name: build_bot(docker_client, load_bot_config(samples / name)).tag for name in SAMPLES}
 
 
 @pytest.fixture(scope="session")
 def adversary_images(docker_client, tmp_path_factory) -> dict[str, str]:
-    """One image per attack of tests/bots/adversary.py."""
+    """One image per attack of tests/bots/adversary.py (the kit comes with the base)."""
     context = tmp_path_factory.mktemp("adversary")
-    shutil.copytree(ROOT / "sample_bots" / "python" / "arenabot", context / "arenabot",
-                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "tests" / "bots" / "adversary.py", context / "adversary.py")
     (context / "Dockerfile").write_text(
-        "ARG BASE\nFROM ${BASE}\nCOPY arenabot /bot/arenabot\nCOPY adversary.py /bot/adversary.py\n"
-        "ENV PYTHONPATH=/bot PYTHONDONTWRITEBYTECODE=1\n")
+        "ARG BASE\nFROM ${BASE}\nCOPY adversary.py /bot/adversary.py\nENV PYTHONDONTWRITEBYTECODE=1\n")
     docker_client.images.build(path=str(context), tag=ADVERSARY_BASE, buildargs={"BASE": PYTHON_BASE.tag},
                                rm=True, forcerm=True)
     images = {}
@@ -94,10 +91,8 @@ def arena_containers(client: docker.DockerClient, match_id: str | None = None) -
 def misbehaving_images(docker_client, tmp_path_factory) -> dict[str, str]:
     """tests/bots/misbehave.py in a container, one image per kind; and a bot that never speaks."""
     context = tmp_path_factory.mktemp("misbehave")
-    shutil.copytree(ROOT / "sample_bots/python/arenabot", context / "arenabot",
-                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "tests/bots/misbehave.py", context / "misbehave.py")
-    (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY . /bot/\nENV PYTHONPATH=/bot\n")
+    (context / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY . /bot/\n")
     docker_client.images.build(path=str(context), tag=f"{TEST_IMAGES}/misbehave:base",
                                buildargs={"BASE": PYTHON_BASE.tag}, rm=True)
     images = {}

@@ -35,7 +35,7 @@ def bot() -> None:
 
 
 ROOT_HELP = ("The folder the build may read, around PATH (default: PATH itself); bot.toml cannot "
-             "reach outside it. For bots that share files, like the sample bots and their kit.")
+             "reach outside it. For bots that share files.")
 
 
 @bot.command()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from arenabot.strategies import KINDS, make_strategy
 from referee.games import GameError, get_game
-from referee.players import KINDS, make_player
 from referee.selfplay import play as play_game
 from referee.textlog import event_lines, result_lines
 
@@ -33,7 +33,7 @@ def play(game_name: str, num_players: int, seed: int, kinds: tuple[str, ...],
     kinds = tuple(kinds) + tuple(("heuristic", "random")[s % 2] for s in range(len(kinds), num_players))
     if len(kinds) != num_players:
         raise click.UsageError(f"{len(kinds)} --player options for {num_players} players")
-    players = [make_player(kind, game_name, seed * 100 + s) for s, kind in enumerate(kinds)]
+    players = [make_strategy(kind, game_name, seed * 100 + s) for s, kind in enumerate(kinds)]
     names = [f"{kind}#{s}" for s, kind in enumerate(kinds)]
     state = play_game(spec, players, seed, settings)
     click.echo(f"{spec.title}, {num_players} players, seed {seed}: " + ", ".join(names))

@@ -16,7 +16,7 @@ import sys
 
 import grpc
 
-from arenabot.proto import arena_pb2 as pb
+from arena_protocol.proto import arena_pb2 as pb
 
 
 def main(path: str) -> None:

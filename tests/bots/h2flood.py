@@ -35,7 +35,7 @@ import h2.connection
 import h2.events
 import h2.exceptions
 
-from arenabot.proto import arena_pb2 as pb
+from arena_protocol.proto import arena_pb2 as pb
 
 ATTACK = sys.argv[1]
 if len(sys.argv) > 2:

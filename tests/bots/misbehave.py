@@ -34,8 +34,8 @@ from collections.abc import Callable
 
 import grpc
 
+from arena_protocol.proto import arena_pb2 as pb
 from arenabot import run
-from arenabot.proto import arena_pb2 as pb
 
 KIND = sys.argv[1]
 AFTER = int(sys.argv[2]) if len(sys.argv) > 2 else 3

@@ -9,11 +9,10 @@ import random
 
 import pytest
 
-from arenabot import codec
-from arenabot.strategies import BanditsHeuristic
+from arena_protocol import codec
+from arenabot.strategies import BanditsHeuristic, make_strategy
 from referee.games import BadPlayerCount, BadSettings, IllegalAction, get_game
 from referee.games.bandits import CARDS, BanditsState
-from referee.players import make_player
 from referee.selfplay import play as self_play
 
 from .rig import all_cards, fill, snapshot
@@ -687,7 +686,7 @@ def test_events_are_those_since_the_seats_last_decision():
 def test_every_event_has_a_log_line():
     kinds = set()
     for seed in range(20):
-        players = [make_player("heuristic" if s % 2 else "random", "bandits", seed + s) for s in range(4)]
+        players = [make_strategy("heuristic" if s % 2 else "random", "bandits", seed + s) for s in range(4)]
         state = self_play(BANDITS, players, seed)
         for event in state.history():
             kinds.add(event["type"])
@@ -703,7 +702,7 @@ def test_the_heuristic_beats_random_players(n):
     heuristic, random_ = [], []
     for game in range(60):
         seat = game % n
-        players = [make_player("heuristic" if s == seat else "random", "bandits", 100 * game + s)
+        players = [make_strategy("heuristic" if s == seat else "random", "bandits", 100 * game + s)
                    for s in range(n)]
         ranks = self_play(BANDITS, players, seed=game).ranks()
         heuristic.append(ranks[seat])

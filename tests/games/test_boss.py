@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arenabot import codec
+from arena_protocol import codec
 from referee.games import BadSettings, IllegalAction, get_game
 from referee.games.boss import CARDS, CITIES, CITY_OF, BossState, city_combinations, parse_city_cards
 
@@ -738,13 +738,13 @@ def test_the_fallback_places_no_cubes():
 
 
 def test_the_heuristic_beats_random_players():
-    from referee.players import make_player
+    from arenabot.strategies import make_strategy
     from referee.selfplay import play as play_game
 
     ranks = []
     for seed in range(24):
         n = seed % 3 + 2
-        players = [make_player("heuristic" if s == seed % n else "random", "boss", seed * 10 + s)
+        players = [make_strategy("heuristic" if s == seed % n else "random", "boss", seed * 10 + s)
                    for s in range(n)]
         ranks.append(play_game(BOSS, players, seed).ranks()[seed % n])
     assert sum(ranks) / len(ranks) < 1.4  # random players average 2

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arenabot.strategies import make_strategy
 from referee.games import GAMES, GameSpec
-from referee.players import make_player
 from referee.selfplay import replay
 
 MAX_DECISIONS = 20_000  # far above any real game: hitting it means the game does not end
@@ -35,7 +35,7 @@ def check_conservation(places: dict[str, list[int]], total: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1), kinds=st.lists(st.sampled_from(["random", "heuristic"]),
                                                       min_size=6, max_size=6))
 def test_random_games_end_conserve_cards_and_replay(spec: GameSpec, n: int, seed: int, kinds: list[str]):
-    players = [make_player(kinds[s], spec.name, seed + s) for s in range(n)]
+    players = [make_strategy(kinds[s], spec.name, seed + s) for s in range(n)]
     state = spec.new_game(n, seed)
     total = sum(len(cards) for cards in state.card_places().values())
     actions: list[str] = []
@@ -68,7 +68,7 @@ def test_a_malformed_action_is_refused_and_changes_nothing(spec: GameSpec, actio
     from .rig import snapshot
 
     state = spec.new_game(spec.min_players, 7)
-    players = [make_player("random", spec.name, s) for s in range(spec.min_players)]
+    players = [make_strategy("random", spec.name, s) for s in range(spec.min_players)]
     for _ in range(15):
         seat = state.current_player()
         state.apply(players[seat].decide(state.view(seat), state.legal_actions()))

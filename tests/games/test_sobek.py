@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from arenabot.strategies import make_strategy
 from referee.games import BadSettings, IllegalAction, get_game
 from referee.games.sobek import (
     CARDS,
@@ -20,7 +21,6 @@ from referee.games.sobek import (
     SobekState,
     describe_event,
 )
-from referee.players import make_player
 
 from .rig import fill, snapshot, take_face
 
@@ -903,7 +903,7 @@ def test_views_and_events_of_random_games_describe_every_event():
     seen = set()
     for seed in range(12):
         n = 2 + seed % 3
-        players = [make_player("heuristic" if s % 2 else "random", "sobek", seed + s) for s in range(n)]
+        players = [make_strategy("heuristic" if s % 2 else "random", "sobek", seed + s) for s in range(n)]
         state = new(n, seed)
         while not state.is_terminal():
             seat = state.current_player()

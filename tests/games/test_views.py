@@ -23,9 +23,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arenabot.strategies import make_strategy
 from referee.games import GAMES, GameSpec, State
 from referee.games.views import Event, EventLog
-from referee.players import make_player
 
 from .twins import leaky, play_twins, render, swap, wire
 from .visibility import SIGHTS, TOKEN, Slot, face_names, kind
@@ -35,7 +35,7 @@ IDS = [f"{s.name}-{n}p" for s, n in CASES]
 
 
 def random_midgame(spec: GameSpec, n: int, seed: int, steps: int) -> State:
-    players = [make_player("heuristic" if s % 2 else "random", spec.name, seed + s) for s in range(n)]
+    players = [make_strategy("heuristic" if s % 2 else "random", spec.name, seed + s) for s in range(n)]
     state = spec.new_game(n, seed)
     for _ in range(steps):
         if state.is_terminal():
@@ -100,7 +100,7 @@ def test_sobek_tokens_are_swapped_like_the_cards():
     spec, swapped = GAMES["sobek"], collections.Counter()
     for seed in range(30):
         n, pick = 2 + seed % 3, random.Random(seed)
-        players = [make_player("heuristic", spec.name, seed + s) for s in range(n)]
+        players = [make_strategy("heuristic", spec.name, seed + s) for s in range(n)]
         state = spec.new_game(n, seed)
         while not state.is_terminal():
             if state.phase_name() in ("event", "token"):
@@ -162,7 +162,7 @@ def test_the_leaky_engines_cover_every_secret_event(spec: GameSpec):
     for seed in range(20):
         state = spec.new_game(spec.max_players - seed % 2, seed)
         state.log = log = SecretTypes(state.num_players)  # setup's events are logged again later
-        players = [make_player("heuristic", spec.name, seed + s) for s in range(state.num_players)]
+        players = [make_strategy("heuristic", spec.name, seed + s) for s in range(state.num_players)]
         while not state.is_terminal():
             seat = state.current_player()
             state.apply(players[seat].decide(state.view(seat), state.legal_actions()))

@@ -26,11 +26,11 @@ import json
 import random
 from collections.abc import Callable
 
-from arenabot import codec
-from arenabot.proto import arena_pb2 as pb
+from arena_protocol import codec
+from arena_protocol.proto import arena_pb2 as pb
+from arenabot.strategies import make_strategy
 from referee.games import Action, GameSpec, State
 from referee.games.views import Event, EventLog
-from referee.players import make_player
 
 from .visibility import FACE_DOWN_PLAYS, LOOKALIKE, SIGHTS, Sight, Slot, all_places, exposed, face_names, kind
 
@@ -311,7 +311,7 @@ def play_twins(spec: GameSpec, num_players: int, seed: int, call: int, pick: ran
     first = with_swapped_shuffle(spec, call, pick).new_game(num_players, seed)
     differences = _differences(face_names(game), face_names(first))
     twins = [] if differences is None else [Twin(first, differences, set(range(num_players)), call)]
-    players = [make_player("heuristic" if s % 2 else "random", spec.name, seed + s) for s in range(num_players)]
+    players = [make_strategy("heuristic" if s % 2 else "random", spec.name, seed + s) for s in range(num_players)]
     run = Run(twins=len(twins))
     while True:
         for twin in twins:

@@ -25,7 +25,7 @@ def league_of_samples(store: Store, client, name: str = "l", players: int = 3, d
     built images, dealt from :data:`SECRET`."""
     create_league(store, name, "prohis", players, {}, ScheduleOptions(deals=deals, **options), secret=SECRET)
     for folder in folders:
-        config = load_bot_config(ROOT / "sample_bots" / "python" / folder, root=ROOT / "sample_bots" / "python")
+        config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
         register_bot(store, name=config.name, version=config.version, image=config.tag,
                      image_digest=client.images.get(config.tag).id, language=config.language,
                      author=config.author, games=list(config.games), league=name)

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from arenabot import codec
-from arenabot.proto import arena_pb2 as pb
-from arenabot.proto import prohis_pb2
+from arena_protocol import codec
+from arena_protocol.proto import arena_pb2 as pb
+from arena_protocol.proto import prohis_pb2
+from arenabot.strategies import make_strategy
 from referee.games import GAMES
-from referee.players import make_player
 
 from .helpers import ROOT
 
@@ -28,7 +28,7 @@ def sample_views(game: str, games: int = 30):
     for seed in range(games):
         n = spec.min_players + seed % (spec.max_players - spec.min_players + 1)
         state = spec.new_game(n, seed)
-        players = [make_player("heuristic" if s % 2 else "random", game, seed + s) for s in range(n)]
+        players = [make_strategy("heuristic" if s % 2 else "random", game, seed + s) for s in range(n)]
         while not state.is_terminal():
             seat = state.current_player()
             yield state, state.view(seat)

@@ -99,8 +99,7 @@ def test_an_image_over_the_size_cap_is_refused_and_removed(tmp_path, docker_clie
 
 
 def test_arena_bot_build_tags_by_name_and_version(docker_client):
-    result = CliRunner().invoke(arena, ["bot", "build", str(ROOT / "sample_bots/python/random"),
-                                        "--root", str(ROOT / "sample_bots/python"), "-q"])
+    result = CliRunner().invoke(arena, ["bot", "build", str(ROOT / "sample_bots/python/random"), "-q"])
     assert result.exit_code == 0, result.output
     assert "built arena-bot/random:1.0.0" in result.output
     labels = docker_client.images.get("arena-bot/random:1.0.0").labels
@@ -113,8 +112,7 @@ def test_validate_accepts_the_sample_bots(sample_images):
     from referee.games import GAMES
 
     for folder, image in sample_images.items():
-        kit = ROOT / "sample_bots" / "python"
-        claimed = load_bot_config(kit / folder, root=kit).games
+        claimed = load_bot_config(ROOT / "sample_bots" / "python" / folder).games
         result = validate_bot(image)
         assert result.ok, result.summary()
         assert result.hello["protocol_version"] == 1

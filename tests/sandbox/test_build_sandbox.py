@@ -193,7 +193,7 @@ def test_a_fifo_in_the_bot_folder_is_refused(tmp_path, docker_client, mark):
 
 
 def test_a_wider_root_is_the_callers_to_give(tmp_path, mark):
-    """The sample bots share their kit: whoever runs the build may widen the root, bot.toml may not."""
+    """For bots that share files, whoever runs the build may widen the root; bot.toml may not."""
     (tmp_path / "kit").mkdir()
     folder = bot_folder(tmp_path, mark, "", 'context = ".."\ndockerfile = "Dockerfile"')
     with pytest.raises(BotError, match="leads outside the bot folder"):

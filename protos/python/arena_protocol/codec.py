@@ -132,7 +132,7 @@ class _Plan:
             lines += ["    try:", *(f"        {s}" for s in encode), "    except KeyError as exc:",
                       f"        raise MalformedMessage('{desc.name}: no such value ' + str(exc)) from None"]
         lines += ["    return out", "def decode(m):", *(f"    {s}" for s in decoder)]
-        exec(compile("\n".join(lines), f"<arenabot.codec {desc.full_name}>", "exec"), env)  # noqa: S102
+        exec(compile("\n".join(lines), f"<arena_protocol.codec {desc.full_name}>", "exec"), env)  # noqa: S102
         self.kwargs: Callable[[dict[str, Any]], dict[str, Any]] = env["kwargs"]
         self.decode: Callable[[Any], dict[str, Any]] = env["decode"]
 

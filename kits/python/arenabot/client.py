@@ -23,12 +23,12 @@ from typing import Any
 
 import grpc
 
-from . import codec
-from .proto import arena_pb2 as pb
-from .proto import arena_pb2_grpc
-from .strategies.base import Strategy
+from arena_protocol import PROTOCOL_VERSION, codec
+from arena_protocol.proto import arena_pb2 as pb
+from arena_protocol.proto import arena_pb2_grpc
 
-PROTOCOL_VERSION = 1
+from .strategies.base import Strategy, end_info, start_info
+
 Decide = Callable[[dict[str, Any], list[str]], str]
 
 
@@ -69,7 +69,7 @@ async def _play(strategy: Strategy, name: str, version: str, games: tuple[str, .
         call = arena_pb2_grpc.RefereeStub(channel).Play()
         await call.write(pb.BotMessage(hello=pb.Hello(
             name=name, version=version, protocol_version=PROTOCOL_VERSION, games=games)))
-        game = ""
+        match = pb.MatchStart()
         while True:
             msg = await call.read()
             if msg is grpc.aio.EOF:
@@ -88,20 +88,14 @@ async def _play(strategy: Strategy, name: str, version: str, games: tuple[str, .
                 reply = pb.Reply(decision_id=request.decision_id, action=action)
                 await call.write(pb.BotMessage(reply=reply))
             elif kind == "game_start":
-                start = msg.game_start
-                strategy.start_game({"game": game, "seat": start.seat, "num_players": start.num_players,
-                                     "seed": start.seed, "game_index": start.game_index,
-                                     "players": [p.name for p in start.players]})
+                strategy.start_game(start_info(match, msg.game_start))
             elif kind == "match_start":
-                game = msg.match_start.game
+                match = msg.match_start
             elif kind == "game_end":
                 gc.collect()
                 gc.freeze()
                 end = msg.game_end
-                strategy.end_game({"scores": [r.score for r in end.results],
-                                   "ranks": [r.rank for r in end.results],
-                                   "failures": [r.failure for r in end.results],
-                                   "events": codec.decode_events(end.events)})
+                strategy.end_game(end_info(end, codec.decode_events(end.events)))
             elif kind == "match_end":
                 await call.done_writing()
                 return

@@ -3,8 +3,9 @@
 Write ``decide(view, legal_actions)``; :func:`run` connects to the referee, loops over
 its requests and answers with your choices. See docs/writing-a-bot.md.
 
-The kit also holds the Python binding of the protocol (``arenabot.proto``, generated
-from protos/) and the plain-data codec (``arenabot.codec``), which the referee uses too.
+The kit is the ``arenabot`` distribution (kits/python); it depends only on
+``arena-protocol`` (protos/python), which holds the generated protocol code and the
+plain-data codec that the referee uses too.
 """
 
 from .client import run
