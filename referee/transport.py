@@ -4,8 +4,8 @@ A gRPC seat (``referee/seats.py``) runs a :class:`SeatServer` on its socket for 
 of its bot; the bot connects and the match runs over the one stream it opens, a
 :class:`Connection` whose every read and write has a deadline. The transport's limits are
 here: the largest message each side may send, one connection and one stream per bot, and
-how often a bot may ping (``SERVER_OPTIONS``); and so is the cap on the output a local bot
-process writes (:func:`drain_capped`, ``LOG_CAP``).
+how often a bot may ping (``SERVER_OPTIONS``); and so is the cap on the output of a bot kept
+per match (``LOG_CAP``; :func:`drain_capped` applies it to a local process as it writes).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from arenabot.proto import arena_pb2 as pb
 MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny; anything bigger is refused by gRPC
 MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
 LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
+
 
 class Garbage:
     """What the reader gets for bytes that are not a BotMessage."""
