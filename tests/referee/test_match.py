@@ -82,13 +82,13 @@ def test_a_match_at_every_player_count(tmp_path, game, n):
 def test_builtin_and_process_bots_play_identical_games(tmp_path, game):
     """The same strategies in process and over gRPC make the same decisions: the wire carries
     exactly the engine's view, and every bot is seeded by the referee. Over the wire, the
-    heuristic wins every game."""
+    heuristic wins every game. (Every game has a deal of its own, so no process is renewed.)"""
     n = GAMES[game].min_players + 1
     kinds = ["heuristic" if i in (0, n - 1) else "random" for i in range(n)]
+    match = {"games": n, "seed": 12, "game": game, "duplicate": False}
     procs = play_match(tmp_path / "p", [bot(f"{k}{i}", heuristic_bot(game) if k == "heuristic" else RANDOM_BOT)
-                                        for i, k in enumerate(kinds)], games=n, seed=12, game=game)
-    builtins = play_match(tmp_path / "b", [{"name": f"{k}{i}", "builtin": k} for i, k in enumerate(kinds)],
-                          games=n, seed=12, game=game)
+                                        for i, k in enumerate(kinds)], **match)
+    builtins = play_match(tmp_path / "b", [{"name": f"{k}{i}", "builtin": k} for i, k in enumerate(kinds)], **match)
     for g in range(n):
         assert read_record(tmp_path / "p" / f"game-{g:03d}.jsonl").actions == \
             read_record(tmp_path / "b" / f"game-{g:03d}.jsonl").actions
@@ -103,7 +103,7 @@ def test_builtin_and_process_bots_play_identical_games(tmp_path, game):
 def test_settings_reach_the_engine_and_the_record(tmp_path, game):
     settings = SETTINGS[game]
     bots = [bot("h", heuristic_bot(game)), {"name": "r", "builtin": "random"}, {"name": "bh", "builtin": "heuristic"}]
-    result = play_match(tmp_path, bots, games=3, seed=7, game=game, settings=settings)
+    result = play_match(tmp_path, bots, seed=7, game=game, settings=settings)
     check_records_replay(tmp_path, result)
     for g in result["games"]:
         assert g["failures"] == [""] * 3
