@@ -30,6 +30,7 @@ import signal
 import tempfile
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,7 +41,7 @@ from arenabot.strategies import make_strategy
 
 from . import cpu
 from .fairness import Guard
-from .games import GameSpec, get_game
+from .games import GameSpec, State, get_game
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
 from .spec import BotSpec, MatchSpec
@@ -56,12 +57,20 @@ def tune_gc() -> None:
 
     Mid-game the referee allocates many short-lived dicts and messages, which reference
     counting frees, and the cyclic collector only adds pauses to every round trip. It is
-    switched off for the process; :meth:`Match.play_game` collects after each game, and
-    the long-lived start-up objects are frozen out of collections altogether.
+    switched off for the process; :meth:`Match.play_game` collects after each game
+    (:func:`collect_garbage`), and the long-lived start-up objects are frozen out of
+    collections altogether.
     """
     gc.collect()
     gc.freeze()
     gc.disable()
+
+
+def collect_garbage() -> None:
+    """Collects what a game left behind, when :func:`tune_gc` has switched collection off."""
+    if not gc.isenabled():
+        gc.collect()
+        gc.freeze()  # what survives is long-lived: the next game's collection skips it
 
 
 def ranks_with_failures(ranks: list[int], failures: list[str]) -> list[int]:
@@ -88,6 +97,30 @@ def default_seat(spec: MatchSpec, bot: BotSpec, socket_dir: Path, log_path: Path
     from .sandbox import ContainerSeat  # Docker only when a bot needs it
 
     return ContainerSeat(bot.name, bot.version, bot.image, socket_dir, log_path, match_id=spec.match_id)
+
+
+@dataclass
+class _GameInPlay:
+    """One game of a match while it is played: who sits where, its record, and what happens to
+    each seat (lists by seat)."""
+
+    index: int
+    bots: list[int]  # the bot in each seat, by its index in the match
+    seed: int
+    record: RecordWriter
+    players: list[pb.Player] = field(default_factory=list)  # as every bot is told
+    failures: list[str] = field(init=False)  # the reason of each seat's first failure, or ""
+    scores: list[int] = field(default_factory=list)  # once the game is over
+    ranks: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.failures = [""] * len(self.bots)
+
+    def fail(self, seat: int, failure: Failure) -> None:
+        """Marks ``seat`` failed, and records it; only its first failure counts."""
+        if not self.failures[seat]:
+            self.failures[seat] = failure.reason
+            self.record.failure(seat, failure.reason, failure.detail)
 
 
 class Match:
@@ -144,7 +177,7 @@ class Match:
             for seat in self.seats:
                 await seat.match_end(pb.MatchEnd(match_id=spec.match_id))
         finally:
-            await asyncio.gather(*(self._close(s) for s in self.seats), return_exceptions=True)
+            await asyncio.gather(*(s.close() for s in self.seats), return_exceptions=True)
             shutil.rmtree(socket_root, ignore_errors=True)
         text = json.dumps(self.result(), indent=1)
         tmp = self.out_dir / "result.json.tmp"
@@ -152,108 +185,43 @@ class Match:
         tmp.replace(self.out_dir / "result.json")
         return json.loads(text)
 
-    @staticmethod
-    async def _close(seat: Seat) -> None:
-        close = getattr(seat, "close", None)
-        await (close() if close else seat.stop())
-
     # -- one game -------------------------------------------------------------------------------
     async def play_game(self, g: int) -> None:
-        spec, game = self.spec, self.game
-        n = spec.num_players
-        bots = [spec.bot_at(g, s) for s in range(n)]  # bot index by seat
-        seed = spec.game_seed(g)
-        failures = [""] * n
-        record = RecordWriter(self.out_dir / f"game-{g:03d}.jsonl")
+        """Game ``g`` of the match: its bots are brought up and told the game starts, every
+        decision is asked and judged until the game is over, and the result is recorded and
+        told to the bots."""
+        spec = self.spec
+        bots = [spec.bot_at(g, s) for s in range(spec.num_players)]  # bot index by seat
+        play = _GameInPlay(g, bots, spec.game_seed(g), RecordWriter(self.out_dir / f"game-{g:03d}.jsonl"))
         try:
-            players = [pb.Player(name=spec.bots[b].name, version=self._version(b)) for b in bots]
-            record.header(
-                match_id=spec.match_id, game_index=g, game=spec.game, engine_version=game.version,
-                num_players=n, seed=seed, deal=spec.deal(g), settings=spec.settings, rotation=spec.rotation(g),
-                seats=[{"seat": s, "bot": p.name, "version": p.version} for s, p in enumerate(players)],
-            )
-
-            def fail(seat: int, failure: Failure) -> None:
-                if not failures[seat]:
-                    failures[seat] = failure.reason
-                    record.failure(seat, failure.reason, failure.detail)
-
-            await self._bring_up(g, bots, players, fail)
-            for b in bots:
-                self.seats[b].deals.add(spec.deal(g))
-
-            clock = time.perf_counter
-            t_engine = clock()
-            state = game.new_game(n, seed, spec.settings)
-            engine = clock() - t_engine
-            decision_ms, bank = spec.time.decision_ms / 1000, [spec.time.bank_ms / 1000] * n
-            guard = self.guard
-            guard.begin_game()
-            while not state.is_terminal():
-                t0 = clock()
-                s = state.current_player()
-                legal = state.legal_actions()
-                action, elapsed = "", 0.0
-                if not failures[s]:
-                    self.decision_id += 1
-                    view = state.view(s)
-                    engine += clock() - t0
-                    guard.asking(bots[s])
-                    try:
-                        decision = await self.seats[bots[s]].decide(
-                            view, legal, self.decision_id, decision_ms + bank[s], bank[s])
-                        guard.answered(bots[s])
-                        action, elapsed = decision.action, decision.elapsed
-                        self.timings["round_trips"] += elapsed
-                        bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
-                        if action not in legal:
-                            fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"))
-                    except Failure as failure:
-                        guard.answered(bots[s])
-                        fail(s, failure)
-                t_apply = clock()
-                if failures[s]:
-                    state.apply(fallback := game.fallback(legal))
-                    engine += clock() - t_apply
-                    record.decision(s, fallback, 0.0, fallback=True)
-                else:
-                    state.apply(action)
-                    engine += clock() - t_apply
-                    self.decision_times.append((bots[s], clock() - t0))
-                    record.decision(s, action, elapsed * 1000)
-            guard.end_game()
-            self.timings["engine"] += engine
-
-            scores = state.scores()
-            ranks = ranks_with_failures(state.ranks(), failures)
-            record.result(scores, ranks, failures)
+            play.players = [pb.Player(name=spec.bots[b].name, version=self._version(b)) for b in bots]
+            self._write_header(play)
+            await self._bring_up(play)
+            state = await self._play_decisions(play)
+            self._score(play, state)
         finally:
             self.guard.end_game()  # (again, when the game was cut short: it is idempotent)
-            record.close()
+            play.record.close()
+        await self._tell_game_end(play, state)
+        self.results.append(self._game_result(play))
+        collect_garbage()
+        self._report(play)
 
-        results = [pb.SeatResult(seat=s, score=scores[s], rank=ranks[s], failure=failures[s],
-                                 player=players[s]) for s in range(n)]
-        for s, b in enumerate(bots):
-            await self.seats[b].game_end(pb.GameEnd(game_index=g, results=results), state.log.since(s))
-        self.results.append({"index": g, "seed": seed, "deal": spec.deal(g), "rotation": spec.rotation(g),
-                             "bots": bots, "processes": [self.seats[b].launches for b in bots],
-                             "scores": scores, "ranks": ranks, "failures": failures,
-                             "record": f"game-{g:03d}.jsonl"})
-        if not gc.isenabled():  # see tune_gc
-            gc.collect()
-            gc.freeze()  # what survives is long-lived: the next game's collection skips it
-        names = [printable(spec.bots[b].name) for b in bots]
-        line = ", ".join(
-            f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")
-            for s in range(n)
+    def _write_header(self, play: _GameInPlay) -> None:
+        """The record's first line: the game, its deal and settings, and who sits where."""
+        spec, g = self.spec, play.index
+        play.record.header(
+            match_id=spec.match_id, game_index=g, game=spec.game, engine_version=self.game.version,
+            num_players=len(play.bots), seed=play.seed, deal=spec.deal(g), settings=spec.settings,
+            rotation=spec.rotation(g),
+            seats=[{"seat": s, "bot": p.name, "version": p.version} for s, p in enumerate(play.players)],
         )
-        self.progress(f"game {g + 1}/{spec.games} deal {spec.deal(g)}: {line}")
 
-    async def _bring_up(self, g: int, bots: list[int], players: list[Any],
-                        fail: Callable[[int, Failure], None]) -> None:
-        """Brings every bot up for game ``g`` and tells it the game starts. A bot whose
+    async def _bring_up(self, play: _GameInPlay) -> None:
+        """Brings every bot up for the game and tells it the game starts. A bot whose
         process has played this deal before gets a fresh one (all such in parallel); a
         dead one is restarted; one that cannot be brought up sits the game out."""
+        g, bots, players, fail = play.index, play.bots, play.players, play.fail
         spec, deal = self.spec, self.spec.deal(g)
         renew = [b for b in bots if deal in self.seats[b].deals and self.seats[b].alive]
         renew_failures: dict[int, Failure] = {}
@@ -283,6 +251,96 @@ class Match:
                     game_index=g, seat=s, num_players=len(bots), players=players, seed=spec.bot_seed(g, s)))
             except Failure as failure:
                 fail(s, failure)
+        for b in bots:  # every bot's process is dealt the deal now, whether it plays or sits out
+            self.seats[b].deals.add(deal)
+
+    async def _play_decisions(self, play: _GameInPlay) -> State:
+        """Deals the game and plays it to its end; returns the final state.
+
+        Each decision is asked of the seat the engine names, which has the per-decision limit
+        plus what is left of its game's time bank to answer; time past the limit comes out of
+        the bank. A bot that fails, or answers with an action that is not legal, fails its seat,
+        and the game's fallback decides for that seat from then on. (The asking is inline, not
+        a method: one more coroutine per decision would cost 0.2 µs.)
+        """
+        spec, game = self.spec, self.game
+        n, bots, failures, record, fail = len(play.bots), play.bots, play.failures, play.record, play.fail
+        clock = time.perf_counter
+        t_engine = clock()
+        state = game.new_game(n, play.seed, spec.settings)
+        engine = clock() - t_engine
+        decision_ms, bank = spec.time.decision_ms / 1000, [spec.time.bank_ms / 1000] * n
+        guard = self.guard
+        guard.begin_game()
+        while not state.is_terminal():
+            t0 = clock()
+            s = state.current_player()
+            legal = state.legal_actions()
+            action, elapsed = "", 0.0
+            if not failures[s]:
+                self.decision_id += 1
+                view = state.view(s)
+                engine += clock() - t0
+                guard.asking(bots[s])
+                try:
+                    decision = await self.seats[bots[s]].decide(
+                        view, legal, self.decision_id, decision_ms + bank[s], bank[s])
+                    guard.answered(bots[s])
+                    action, elapsed = decision.action, decision.elapsed
+                    self.timings["round_trips"] += elapsed
+                    bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
+                    if action not in legal:
+                        fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"))
+                except Failure as failure:
+                    guard.answered(bots[s])
+                    fail(s, failure)
+            t_apply = clock()
+            if failures[s]:
+                state.apply(fallback := game.fallback(legal))
+                engine += clock() - t_apply
+                record.decision(s, fallback, 0.0, fallback=True)
+            else:
+                state.apply(action)
+                engine += clock() - t_apply
+                self.decision_times.append((bots[s], clock() - t0))
+                record.decision(s, action, elapsed * 1000)
+        guard.end_game()
+        self.timings["engine"] += engine
+        return state
+
+    def _score(self, play: _GameInPlay, state: State) -> None:
+        """The game's scores, and its ranks with every failed seat last, into its record."""
+        play.scores = state.scores()
+        play.ranks = ranks_with_failures(state.ranks(), play.failures)
+        play.record.result(play.scores, play.ranks, play.failures)
+
+    async def _tell_game_end(self, play: _GameInPlay, state: State) -> None:
+        """Sends every bot the game's result and the events it has not been told yet."""
+        g, n, bots, players = play.index, len(play.bots), play.bots, play.players
+        scores, ranks, failures = play.scores, play.ranks, play.failures
+        results = [pb.SeatResult(seat=s, score=scores[s], rank=ranks[s], failure=failures[s],
+                                 player=players[s]) for s in range(n)]
+        for s, b in enumerate(bots):
+            await self.seats[b].game_end(pb.GameEnd(game_index=g, results=results), state.log.since(s))
+
+    def _game_result(self, play: _GameInPlay) -> dict[str, Any]:
+        """The game's entry in the match's result (result.json "games")."""
+        spec, g, bots = self.spec, play.index, play.bots
+        return {"index": g, "seed": play.seed, "deal": spec.deal(g), "rotation": spec.rotation(g),
+                "bots": bots, "processes": [self.seats[b].launches for b in bots],
+                "scores": play.scores, "ranks": play.ranks, "failures": play.failures,
+                "record": f"game-{g:03d}.jsonl"}
+
+    def _report(self, play: _GameInPlay) -> None:
+        """The game's progress line: each bot's score and rank, and its failure if any."""
+        spec, g, n, bots = self.spec, play.index, len(play.bots), play.bots
+        scores, ranks, failures = play.scores, play.ranks, play.failures
+        names = [printable(spec.bots[b].name) for b in bots]
+        line = ", ".join(
+            f"{names[s]} {scores[s]} (#{ranks[s]})" + (f" [{failures[s]}]" if failures[s] else "")
+            for s in range(n)
+        )
+        self.progress(f"game {g + 1}/{spec.games} deal {spec.deal(g)}: {line}")
 
     def _version(self, b: int) -> str:
         seat = self.seats[b]

@@ -58,7 +58,8 @@ import requests.exceptions
 
 from . import cpu
 from .fairness import Cgroup, CgroupError
-from .seats import LOG_CAP, START_FAILED, Failure, GrpcSeat
+from .seats import START_FAILED, Failure, GrpcSeat
+from .transport import LOG_CAP
 
 LABEL = "arena.managed"
 OWNER_LABEL = "arena.referee"  # "host:pid" of the referee that started the container

@@ -8,18 +8,21 @@ reports trouble as a :class:`Failure` with one of the reasons below. Three kinds
 * container seats (``referee/sandbox.py``) reuse :class:`GrpcSeat` with a container
   in place of the process.
 
-A gRPC seat runs a gRPC server on its socket for each launch of its bot. The bot connects,
-says Hello, and the match runs over that one stream. Every read and write on it has a
-deadline, so a bot that is slow, silent or dead can never stall the referee; one that fails
-in any way but an illegal action is restarted before its next game, with a new server, so
-nothing of its earlier connection is left. A bot whose hello is refused is not restarted.
+A gRPC seat runs a gRPC server on its socket for each launch of its bot (the transport:
+``referee/transport.py``). The bot connects, says Hello, and the match runs over that one
+stream. Every read and write on it has a deadline, so a bot that is slow, silent or dead can
+never stall the referee; one that fails in any way but an illegal action is restarted before
+its next game, with a new server, so nothing of its earlier connection is left. A bot whose
+hello is refused is not restarted.
+
+A seat's bot is stopped (:meth:`Seat.stop`) to be started again, and the seat closed
+(:meth:`Seat.close`) once, when the match is over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import os
 import signal
 import time
@@ -29,15 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import grpc
-
 from arena_protocol import PROTOCOL_VERSION, codec
 from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import Strategy, end_info, start_info
 
-MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny; anything bigger is refused by gRPC
-MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
-LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
+from .transport import CLOSED, LOG_CAP, Connection, Garbage, SeatServer, drain_capped
 
 # Failure reasons, as recorded in game records and results.
 TIMEOUT = "timeout"  # no reply within the decision limit plus the bank
@@ -131,6 +130,11 @@ class Seat(ABC):
     async def stop(self) -> None:
         """Ends the bot and frees everything it held. Safe to call twice."""
 
+    @abstractmethod
+    async def close(self) -> None:
+        """Ends the seat when the match is over: stops the bot, and frees what the seat keeps
+        from one launch to the next (its socket, its log file). Safe to call twice."""
+
 
 # -- in process -------------------------------------------------------------------------------
 class BuiltinSeat(Seat):
@@ -170,184 +174,11 @@ class BuiltinSeat(Seat):
     async def stop(self) -> None:
         pass
 
+    async def close(self) -> None:
+        pass
+
 
 # -- over gRPC ------------------------------------------------------------------------------------
-class _Garbage:
-    """What the reader gets for bytes that are not a BotMessage."""
-
-    def __init__(self, error: str) -> None:
-        self.error = error
-
-
-def _parse_bot_message(data: bytes) -> pb.BotMessage | _Garbage:
-    try:
-        return pb.BotMessage.FromString(data)
-    except Exception as exc:  # DecodeError, or anything the parser throws at garbage
-        return _Garbage(f"undecodable message ({len(data)} bytes): {exc}")
-
-
-_CLOSED = object()  # the stream ended
-
-
-class _Connection:
-    """One bot stream, read and written by the match itself.
-
-    Reads happen only when the referee expects a message, so a bot that floods its stream
-    is held back by gRPC's flow control instead of filling the referee's memory. Every read
-    and write has a deadline, and a read or write cut short by its deadline ends the stream:
-    the bot is then restarted before its next game.
-
-    Deadlines are enforced by one loop timer per connection that is moved only when a
-    deadline comes sooner than the one it is set for; when it fires early (the operation it
-    was set for is long done) it re-arms itself for the current deadline. A decision's round
-    trip is a few hundred microseconds against a limit of a second or more, so almost no
-    decision creates or cancels a timer: doing so for every read and write, or using
-    ``asyncio.timeout()``, costs about 20 µs a decision.
-    """
-
-    def __init__(self, context: grpc.aio.ServicerContext) -> None:
-        self.context = context
-        self.loop = asyncio.get_running_loop()
-        self.finished = asyncio.Event()
-        self.open = True
-        self._waiter: asyncio.Task | None = None  # the task in a read or write, if any
-        self._deadline = math.inf  # ... and the loop time it must be done by
-        self._expired = False  # the watchdog cancelled the waiter
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_at = math.inf
-
-    def _watch(self) -> None:
-        self._timer, self._timer_at = None, math.inf
-        if self._waiter is None:
-            return
-        if self.loop.time() >= self._deadline:
-            self._expired = True
-            self._waiter.cancel()
-        else:
-            self._timer, self._timer_at = self.loop.call_at(self._deadline, self._watch), self._deadline
-
-    async def _within(self, operation: Any, deadline: float) -> Any:
-        task = self._waiter = asyncio.current_task()
-        assert task is not None
-        self._deadline, self._expired = deadline, False
-        if deadline < self._timer_at:
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer, self._timer_at = self.loop.call_at(deadline, self._watch), deadline
-        try:
-            return await operation
-        except asyncio.CancelledError:
-            if self._expired and task.uncancel() == 0:
-                self.open = False  # gRPC ends a stream whose read or write was cancelled
-                raise TimeoutError from None
-            raise
-        finally:
-            self._waiter = None
-
-    async def write(self, msg: Any, deadline: float) -> None:
-        """Writes one message (TimeoutError if the bot stops reading until ``deadline``)."""
-        await self._within(self.context.write(msg), deadline)
-
-    async def next(self, deadline: float) -> Any:
-        """The bot's next message, or ``_CLOSED``; TimeoutError if none before ``deadline``."""
-        if not self.open:
-            return _CLOSED
-        try:
-            msg = await self._within(self.context.read(), deadline)
-        except TimeoutError:
-            raise
-        except Exception:  # the stream broke: the bot died or reset it
-            msg = grpc.aio.EOF
-        if msg is grpc.aio.EOF:
-            self.open = False
-            return _CLOSED
-        return msg
-
-    def finish(self) -> None:
-        """Lets the stream's handler return, which ends the stream."""
-        self.open = False
-        self.finished.set()
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer, self._timer_at = None, math.inf
-
-
-# Transport limits of a seat's socket. All seats' servers live in the referee process, on the
-# match's core, so whatever HTTP/2 work one bot makes them do is taken from the seat that is
-# thinking. A bot needs one connection and one stream. A second connection is refused, and
-# once the bot's stream is open the socket file is removed, so new connections fail in the
-# bot's own connect(). Streams beyond two at once are refused by the transport; the second
-# one reaches SeatServer, which closes the connection. Pings may come once per interval while
-# the referee sends nothing (keepalive enforcement): after ``max_ping_strikes`` more, the
-# transport sends GOAWAY and closes the connection. Each of these ends the bot's game.
-SERVER_OPTIONS = (
-    ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
-    ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
-    ("grpc.max_concurrent_streams", 2),
-    ("grpc.max_allowed_incoming_connections", 1),
-    ("grpc.http2.min_ping_interval_without_data_ms", 300_000),
-    ("grpc.http2.max_ping_strikes", 2),
-)
-
-
-class SeatServer:
-    """The gRPC server of one launch of a seat's bot, on the seat's Unix socket.
-
-    It takes the first stream opened on it. Taking it also removes the socket file: from then
-    on a new connection fails in the bot's own ``connect()`` and costs the referee nothing,
-    while the open connection goes on. A second stream is refused (``ALREADY_EXISTS``) and
-    closes the server at once: a bot that floods its connection with streams (or resets of
-    them) is cut off after the first. Each launch gets a new server, and stopping one closes
-    every connection it had, so a bot can only ever be handed a stream opened for it.
-    """
-
-    def __init__(self, socket_path: Path) -> None:
-        self.socket_path = socket_path
-        self.stream: asyncio.Future[_Connection] = asyncio.get_running_loop().create_future()
-        self.closing: asyncio.Future[None] | None = None  # closed because of a second stream
-        self.server = grpc.aio.server(options=SERVER_OPTIONS)
-        handler = grpc.method_handlers_generic_handler("arena.v1.Referee", {
-            "Play": grpc.stream_stream_rpc_method_handler(
-                self._play,
-                request_deserializer=_parse_bot_message,
-                response_serializer=pb.RefereeMessage.SerializeToString,
-            )
-        })
-        self.server.add_generic_rpc_handlers((handler,))
-        if not self.server.add_insecure_port(f"unix://{socket_path}"):
-            raise Failure(START_FAILED, f"cannot listen on {socket_path}")
-
-    async def start(self) -> None:
-        await self.server.start()
-        os.chmod(self.socket_path, 0o666)  # a container's non-root user must be able to connect
-
-    async def accept(self, timeout: float) -> _Connection:
-        """The bot's stream (TimeoutError if none is opened within ``timeout`` seconds)."""
-        return await asyncio.wait_for(asyncio.shield(self.stream), timeout)
-
-    async def _play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
-        if self.stream.done():
-            if self.closing is None:  # not from here: stopping the server cancels this handler
-                self.closing = asyncio.ensure_future(self.server.stop(grace=None))
-            await context.abort(grpc.StatusCode.ALREADY_EXISTS, "one stream per bot: closing the connection")
-        conn = _Connection(context)
-        self.stream.set_result(conn)
-        with contextlib.suppress(FileNotFoundError):
-            self.socket_path.unlink()
-        try:
-            await conn.finished.wait()  # the stream stays open until the referee is done with it
-        finally:
-            conn.open = False  # done, or the bot cancelled the stream
-
-    async def stop(self) -> None:
-        """Ends the stream and closes every connection."""
-        if not self.stream.done():
-            self.stream.cancel()
-        elif not self.stream.cancelled():
-            self.stream.result().finish()
-        await (self.closing or self.server.stop(grace=None))
-
-
 class GrpcSeat(Seat):
     """A bot behind a Unix socket. Subclasses say how to launch and kill it."""
 
@@ -357,7 +188,7 @@ class GrpcSeat(Seat):
         self.socket_path = socket_dir / "seat.sock"
         self.log_path = log_path
         self.server: SeatServer | None = None
-        self.conn: _Connection | None = None
+        self.conn: Connection | None = None
         self.hello: pb.Hello | None = None
         self.game = ""
         self.dead_reason: Failure | None = None
@@ -427,9 +258,9 @@ class GrpcSeat(Seat):
             if status:
                 raise Failure(CRASH, f"exited before saying hello ({status})") from None
             raise Failure(NO_HELLO, f"no hello within {startup_ms} ms") from None
-        if first is _CLOSED:
+        if first is CLOSED:
             raise await self._lost("closed the stream before saying hello")
-        if isinstance(first, _Garbage):
+        if isinstance(first, Garbage):
             raise Failure(MALFORMED, f"instead of a hello: {first.error}")
         if first.WhichOneof("message") != "hello":
             raise Failure(MALFORMED, f"the first message must be a hello, got {first.WhichOneof('message')}")
@@ -490,9 +321,9 @@ class GrpcSeat(Seat):
         try:
             await conn.write(request, deadline)
             msg = await conn.next(deadline)
-            if msg is _CLOSED:
+            if msg is CLOSED:
                 raise await self._lost("the stream closed mid-decision")
-            if isinstance(msg, _Garbage):
+            if isinstance(msg, Garbage):
                 raise Failure(MALFORMED, msg.error)
             if msg.WhichOneof("message") != "reply":
                 raise Failure(MALFORMED, f"expected a reply, got {msg.WhichOneof('message')}")
@@ -539,23 +370,6 @@ class GrpcSeat(Seat):
         with contextlib.suppress(OSError):
             self.socket_path.unlink()
 
-
-async def drain_capped(stream: asyncio.StreamReader, sink: Any, cap: int) -> None:
-    """Copies ``stream`` into ``sink`` up to ``cap`` bytes, then keeps reading and drops the
-    rest, so a flooding bot neither blocks nor fills the disk."""
-    kept = 0
-    while True:
-        chunk = await stream.read(65536)
-        if not chunk:
-            break
-        if kept < cap:
-            part = chunk[: cap - kept]
-            sink.write(part)
-            sink.flush()
-            kept += len(part)
-            if kept >= cap:
-                sink.write(b"\n[arena: output truncated here]\n")
-                sink.flush()
 
 
 class ProcessSeat(GrpcSeat):
