@@ -52,6 +52,7 @@ Where the rulebook is silent, this engine decides (the page lists these too):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable
 from operator import add, itemgetter
@@ -115,6 +116,7 @@ KNOWN_CARDS = ((DETROIT, REVOLVER), (CINCINNATI, BANISHED), (MEMPHIS, HOSPITAL),
 Table = tuple[tuple[int, ...], ...]  # the kinds of each city's cards, by city
 
 
+@functools.lru_cache(maxsize=32)
 def parse_city_cards(text: str, base: Table | None = None) -> Table:
     """``"new_york:2/3/hospital,..."`` -> the kinds of each city's cards, by city.
 
