@@ -52,6 +52,7 @@ Where the rulebook is silent, this engine decides (the page lists these too):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable
 from operator import add, itemgetter
@@ -115,6 +116,7 @@ KNOWN_CARDS = ((DETROIT, REVOLVER), (CINCINNATI, BANISHED), (MEMPHIS, HOSPITAL),
 Table = tuple[tuple[int, ...], ...]  # the kinds of each city's cards, by city
 
 
+@functools.lru_cache(maxsize=32)
 def parse_city_cards(text: str, base: Table | None = None) -> Table:
     """``"new_york:2/3/hospital,..."`` -> the kinds of each city's cards, by city.
 
@@ -299,8 +301,10 @@ class BossState(PhasedState):
 
     # -- applying actions ----------------------------------------------------------------
     def _apply(self, action: Action) -> None:
-        super()._apply(action)
-        self._settle()
+        seat = self.to_act  # PhasedState's _apply, written out (a call fewer on the hot path) ...
+        self.log.mark(seat)
+        self._act(seat, action)
+        self._settle()  # ... then the forced decisions
 
     def _settle(self) -> None:
         """Plays every decision that has a single legal action, and caches the next list."""
