@@ -1,6 +1,7 @@
 """The game engines, and the registry that names them.
 
-Each game is one module with a :class:`~referee.games.core.GameSpec` called ``GAME``.
+Each game is one module with a :class:`~referee.games.core.GameSpec` called ``GAME``; its
+rules, as the module implements them, are ``docs/games/<name>.md``.
 """
 
 from __future__ import annotations
