@@ -173,6 +173,7 @@ class Match:
                     raise outcome
             for g in range(spec.games):
                 await self.play_game(g)
+                await asyncio.sleep(0)  # built-in bots never wait: let a stop signal in between games
             self.timings["total"] = time.perf_counter() - t_start
             for seat in self.seats:
                 await seat.match_end(pb.MatchEnd(match_id=spec.match_id))

@@ -138,6 +138,22 @@ def test_sigterm_stops_the_match_and_its_bots(tmp_path):
     assert not processes_running("tests/bots/misbehave.py")
 
 
+def test_sigterm_stops_a_match_of_builtin_bots(tmp_path):
+    """Built-in bots never make the match wait, so only a yield between games lets a stop in."""
+    spec = write_spec(tmp_path, games=100_000, bots=[{"name": f"b{i}", "builtin": "random"} for i in range(3)])
+    proc = subprocess.Popen([sys.executable, "-m", "referee", spec, "--out", str(tmp_path / "out")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not list(tmp_path.glob("out/game-001.jsonl")):
+        time.sleep(0.05)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    waited = time.monotonic() - t0
+    assert proc.returncode == 130 and "stopped by a signal" in err, (proc.returncode, err[-500:])
+    assert waited < 5, f"the referee took {waited:.1f} s to stop"
+
+
 def test_arena_match_prints_a_results_table(tmp_path):
     result = CliRunner().invoke(arena, [
         "match", "--game", "prohis", "--games", "3", "--seed", "4", "--out", str(tmp_path),
