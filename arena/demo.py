@@ -33,12 +33,12 @@ def demo_league(store: Store, game: str, name: str, samples: Path, say: Say = la
             f"each deal is played in all {players} rotations over a cycle of {players} rounds")
     entered = entrants(store, name)
     for folder in sorted(p.parent for p in samples.glob("*/bot.toml")):
-        config = load_bot_config(folder, samples)
+        config = load_bot_config(folder)
         if config.games and game not in config.games:
             continue
         known = registered(store, config.name, config.version)
         if known is None:
-            submit_bot(store, folder, name, root=samples, say=say, validate_say=validate_say)
+            submit_bot(store, folder, name, say=say, validate_say=validate_say)
         elif known.label not in entered:
             join_league(store, name, known.label)
     return players
