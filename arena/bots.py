@@ -48,7 +48,7 @@ import docker.errors
 import requests.exceptions
 import urllib3.exceptions
 
-from referee import launch
+from referee import launch, limits
 from referee.games import GAMES
 from referee.records import read_record
 from referee.sandbox import NoDockerEngine, client, docker_client, image_problems, probe_image
@@ -59,8 +59,8 @@ from .images import PYTHON_BASE
 NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
-BUILD_TIMEOUT = 600  # seconds
-MAX_IMAGE_MB = 1024
+BUILD_TIMEOUT = limits.BUILD_TIMEOUT_S
+MAX_IMAGE_MB = limits.MAX_IMAGE_MB
 LANGUAGE_BASES = {"python": PYTHON_BASE}  # the offline base passed as the BASE build argument
 CPU_PERIOD = 100_000  # µs: the CFS period that a build's CPU quota is a share of
 
@@ -75,10 +75,10 @@ class BuildLimits:
     its own with these limits; the pids limit holds for the whole build, through a cgroup of
     its own (the engine's build API has no pids limit)."""
 
-    memory_mb: int = 1024  # and the same for memory+swap: no swap
-    pids: int = 256  # processes and threads
-    cpus: float = 1.0
-    cpu_shares: int = 512  # half a default container's weight: running matches come first
+    memory_mb: int = limits.BUILD_MEMORY_MB  # and the same for memory+swap: no swap
+    pids: int = limits.BUILD_PIDS  # processes and threads
+    cpus: float = limits.BUILD_CPUS
+    cpu_shares: int = limits.BUILD_CPU_SHARES  # half a default container's weight: running matches come first
     file_size_mb: int = MAX_IMAGE_MB  # ulimit fsize: no file larger than an image may be
 
     def container_limits(self) -> dict[str, int]:
@@ -513,7 +513,8 @@ class Validation:
         return f"{self.image}: OK ({', '.join(g.game for g in self.games)})"
 
 
-def validate_bot(image: str, startup_ms: int = 15_000, decision_ms: int = 2_000,
+def validate_bot(image: str, startup_ms: int = limits.VALIDATE_STARTUP_MS,
+                 decision_ms: int = limits.VALIDATE_DECISION_MS,
                  say: Callable[[str], None] = lambda line: None) -> Validation:
     """What a submission runs first: check the image's settings, start the bot, check its
     hello, then play one game against random bots at the smallest player count of each game

@@ -37,17 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from . import cpu
+from .limits import BUDGET_S, TAIL_S, WINDOW_SHARE
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 ENABLED = True  # bench/fairness.py turns the guard off to measure what it prevents
 TICK_S = 0.01  # how often, during a game's decisions, the bots' CPU time is read
-# A bot is caught when, while not asked, it uses more than WINDOW_SHARE of a tick's wall
-# time (a spinner: caught within a tick), or more in all over the match than
-# BUDGET_S + TAIL_S per turn it had (a trickle). A well-behaved bot's only off-turn CPU is
-# the tail of each reply, measured at about 20 µs a turn for a Python bot.
-WINDOW_SHARE = 0.2
-BUDGET_S = 0.02
-TAIL_S = 0.0002
+# A bot is caught by the rules of referee/limits.py: WINDOW_SHARE of a tick's wall time
+# (a spinner: caught within a tick), or BUDGET_S + TAIL_S per turn it had (a trickle).
 CARRY_S = 0.005  # a bot's CPU time may reach its cgroup's count up to a scheduler tick late
 
 

@@ -56,10 +56,10 @@ import docker.errors
 import docker.types
 import requests.exceptions
 
-from . import cpu
+from . import cpu, limits
 from .fairness import Cgroup, CgroupError
+from .limits import LOG_CAP
 from .seats import START_FAILED, Failure, GrpcSeat
-from .transport import LOG_CAP
 
 LABEL = "arena.managed"
 OWNER_LABEL = "arena.referee"  # "host:pid" of the referee that started the container
@@ -70,16 +70,16 @@ OWNER_FILE = "owner"  # in each socket root: the "host:pid" of its referee
 
 @dataclasses.dataclass(frozen=True)
 class SandboxProfile:
-    """The limits of one bot container. The defaults are Arena's."""
+    """The limits of one bot container. The defaults are Arena's (referee/limits.py)."""
 
-    memory_mb: int = 512  # and the same for memory+swap: no swap at all
-    cpus: float = 1.0
-    pids: int = 64
-    tmpfs_mb: int = 64  # /tmp, the only writable place
-    shm_mb: int = 8
-    file_size_mb: int = 64  # ulimit fsize: no single file larger than this
-    open_files: int = 256
-    log_max_size: str = "1m"  # docker's json-file log, one file
+    memory_mb: int = limits.MEMORY_MB  # and the same for memory+swap: no swap at all
+    cpus: float = limits.CPUS
+    pids: int = limits.PIDS
+    tmpfs_mb: int = limits.TMPFS_MB  # /tmp, the only writable place
+    shm_mb: int = limits.SHM_MB
+    file_size_mb: int = limits.FILE_SIZE_MB  # ulimit fsize: no single file larger than this
+    open_files: int = limits.OPEN_FILES
+    log_max_size: str = limits.DOCKER_LOG_MAX  # docker's json-file log, one file
     user: str = "10001:10001"
 
     def container_options(self) -> dict[str, Any]:

@@ -36,7 +36,8 @@ from arena_protocol import PROTOCOL_VERSION, codec
 from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import Strategy, end_info, start_info
 
-from .transport import CLOSED, LOG_CAP, Connection, Garbage, SeatServer, drain_capped
+from .limits import LOG_CAP
+from .transport import CLOSED, Connection, Garbage, SeatServer, drain_capped
 
 # Failure reasons, as recorded in game records and results.
 TIMEOUT = "timeout"  # no reply within the decision limit plus the bank

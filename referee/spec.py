@@ -57,6 +57,7 @@ from typing import Any
 
 from arenabot.strategies import KINDS
 
+from . import limits
 from .games import GameError, get_game
 
 
@@ -66,9 +67,9 @@ class SpecError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class TimeControl:
-    startup_ms: int = 10_000
-    decision_ms: int = 1_000
-    bank_ms: int = 10_000
+    startup_ms: int = limits.STARTUP_MS
+    decision_ms: int = limits.DECISION_MS
+    bank_ms: int = limits.BANK_MS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,7 +137,7 @@ class MatchSpec:
     settings: dict[str, Any] = dataclasses.field(default_factory=dict)
     match_id: str = "match"
     time: TimeControl = TimeControl()
-    max_restarts: int = 2
+    max_restarts: int = limits.MAX_RESTARTS
     duplicate: bool = True
     """Without a plan: replay each deal in every rotation, so that luck cancels."""
     plan: tuple[tuple[str, int], ...] = ()
@@ -258,7 +259,7 @@ def parse_spec(data: Any) -> MatchSpec:
         settings=settings,
         match_id=str(data.get("match_id", "match")),
         time=TimeControl(**time),
-        max_restarts=_int(data, "max_restarts", 2, minimum=0),
+        max_restarts=_int(data, "max_restarts", limits.MAX_RESTARTS, minimum=0),
         duplicate=bool(data.get("duplicate", True)),
     )
     if not out.match_id or "/" in out.match_id:

@@ -2,10 +2,10 @@
 
 A gRPC seat (``referee/seats.py``) runs a :class:`SeatServer` on its socket for each launch
 of its bot; the bot connects and the match runs over the one stream it opens, a
-:class:`Connection` whose every read and write has a deadline. The transport's limits are
-here: the largest message each side may send, one connection and one stream per bot, and
-how often a bot may ping (``SERVER_OPTIONS``); and so is the cap on the output of a bot kept
-per match (``LOG_CAP``; :func:`drain_capped` applies it to a local process as it writes).
+:class:`Connection` whose every read and write has a deadline. The transport applies the
+largest message each side may send and the cap on a bot's output kept per match (their sizes
+are in ``referee/limits.py``; :func:`drain_capped` caps a local process as it writes), one
+connection and one stream per bot, and how often a bot may ping (``SERVER_OPTIONS``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ import grpc
 
 from arena_protocol.proto import arena_pb2 as pb
 
-MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny; anything bigger is refused by gRPC
-MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
-LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
+from .limits import MAX_BOT_MESSAGE, MAX_REFEREE_MESSAGE
 
 
 class Garbage:

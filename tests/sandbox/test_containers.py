@@ -10,11 +10,11 @@ import pytest
 
 from referee import cpu
 from referee.games import GAMES, get_game
+from referee.limits import LOG_CAP
 from referee.match import run_match
 from referee.records import read_record
 from referee.sandbox import PROFILE
 from referee.spec import parse_spec
-from referee.transport import LOG_CAP
 
 from ..referee.helpers import HEURISTIC_BOT, RANDOM_BOT, check_records_replay
 from ..referee.test_misbehaving import processes_running

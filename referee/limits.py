@@ -1,0 +1,51 @@
+"""How much a bot may use: every limit Arena holds a bot to, in one place.
+
+Each number is enforced where its mechanism lives, named in its section; this file only
+says how much. A match spec may change the time limits (``"time"``, ``"max_restarts"``);
+nothing a bot or its image says changes any other.
+"""
+
+# -- Time: the defaults of a match spec's "time" (referee/spec.py ``TimeControl``), enforced by
+# the match loop (referee/match.py). A decision may take DECISION_MS plus what is left of the
+# seat's bank for the game; time past DECISION_MS comes out of the bank.
+STARTUP_MS = 10_000  # to start and say hello
+DECISION_MS = 1_000
+BANK_MS = 10_000  # per seat, per game
+MAX_RESTARTS = 2  # per bot and match: after that a dead bot stays dead (restart_limit)
+
+# -- Validation (arena/bots.py ``validate_bot``): a submission's first games, on a loaded machine.
+VALIDATE_STARTUP_MS = 15_000
+VALIDATE_DECISION_MS = 2_000
+
+# -- The wire (referee/transport.py): refused by gRPC beyond these.
+MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny
+MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
+LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
+
+# -- The container (referee/sandbox.py ``SandboxProfile``): no network, read-only root, no
+# capabilities, a non-root user; and these amounts.
+MEMORY_MB = 512  # and the same for memory+swap: no swap at all
+CPUS = 1.0
+PIDS = 64  # processes and threads
+TMPFS_MB = 64  # /tmp, the only writable place
+SHM_MB = 8
+FILE_SIZE_MB = 64  # ulimit fsize: no single file larger than this
+OPEN_FILES = 256
+DOCKER_LOG_MAX = "1m"  # docker's json-file log, one file
+
+# -- Fairness (referee/fairness.py): CPU a bot may use while another seat is asked. Over
+# WINDOW_SHARE of a 10 ms window (a spinner), or over BUDGET_S + TAIL_S per turn it had in
+# the whole match (a trickle), and it is frozen whenever it is not asked. A well-behaved
+# bot's only off-turn CPU is the tail of each reply, about 20 µs a turn for a Python bot.
+WINDOW_SHARE = 0.2
+BUDGET_S = 0.02
+TAIL_S = 0.0002
+
+# -- The build (arena/bots.py ``BuildLimits``): no network, the context confined to the bot
+# folder; each RUN step a container with these limits, pids for the whole build.
+BUILD_TIMEOUT_S = 600
+MAX_IMAGE_MB = 1024
+BUILD_MEMORY_MB = 1024  # and the same for memory+swap
+BUILD_PIDS = 256
+BUILD_CPUS = 1.0
+BUILD_CPU_SHARES = 512  # half a default container's weight: running matches come first

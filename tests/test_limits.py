@@ -1,0 +1,34 @@
+"""referee/limits.py is where every limit a bot is held to is written: the code that enforces
+them takes its numbers from there, and the page bot authors read says the same numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.bots import BUILD_LIMITS, BUILD_TIMEOUT, MAX_IMAGE_MB
+from referee import limits
+from referee.sandbox import PROFILE
+from referee.spec import parse_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_enforcing_code_takes_its_numbers_from_limits():
+    assert (PROFILE.memory_mb, PROFILE.pids, PROFILE.cpus, PROFILE.tmpfs_mb, PROFILE.file_size_mb,
+            PROFILE.open_files) == (limits.MEMORY_MB, limits.PIDS, limits.CPUS, limits.TMPFS_MB,
+                                    limits.FILE_SIZE_MB, limits.OPEN_FILES)
+    assert (BUILD_LIMITS.memory_mb, BUILD_LIMITS.pids, BUILD_TIMEOUT, MAX_IMAGE_MB) == (
+        limits.BUILD_MEMORY_MB, limits.BUILD_PIDS, limits.BUILD_TIMEOUT_S, limits.MAX_IMAGE_MB)
+    spec = parse_spec({"game": "prohis", "bots": [{"name": f"b{i}", "builtin": "random"} for i in range(3)]})
+    assert (spec.time.startup_ms, spec.time.decision_ms, spec.time.bank_ms, spec.max_restarts) == (
+        limits.STARTUP_MS, limits.DECISION_MS, limits.BANK_MS, limits.MAX_RESTARTS)
+
+
+def test_the_bot_authors_page_says_the_same_numbers():
+    page = (ROOT / "docs" / "writing-a-bot.md").read_text()
+    for row in (f"| memory | {limits.MEMORY_MB} MiB, no swap", f"| processes | {limits.PIDS} (",
+                f"`/tmp` is a {limits.TMPFS_MB} MiB tmpfs", f"| file size | {limits.FILE_SIZE_MB} MiB",
+                f"{limits.OPEN_FILES} open files", f"the last {limits.LOG_CAP // 2**20} MiB",
+                f"| memory | {limits.BUILD_MEMORY_MB // 1024} GiB per step", f"| processes | {limits.BUILD_PIDS} for",
+                f"| time | {limits.BUILD_TIMEOUT_S // 60} minutes", f"| image | {limits.MAX_IMAGE_MB // 1024} GiB"):
+        assert row in page, f"docs/writing-a-bot.md does not say {row!r}"
