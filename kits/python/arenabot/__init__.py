@@ -8,7 +8,14 @@ The kit is the ``arenabot`` distribution (kits/python); it depends only on
 plain-data codec that the referee uses too.
 """
 
-from .client import run
-from .strategies import Strategy
+import os
+
+# gRPC's fork handlers are for children that use gRPC themselves. A bot's children (a search
+# pool, say) do not, and with the handlers on, a child forked while gRPC's threads are busy can
+# die in them ("Check failed: ... KICKED"). Off unless the bot's environment says otherwise.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+from .client import run  # noqa: E402 - after the setting above: it imports grpc
+from .strategies import Strategy  # noqa: E402
 
 __all__ = ["Strategy", "run"]
