@@ -5,7 +5,8 @@ tagged by name and version, then validated by playing it.
 
     name = "prohis-heuristic"     # lower case letters, digits, ., _ and -
     version = "1.0.0"
-    language = "python"
+    language = "python"            # selects the base image: one of arena.images.LANGUAGES
+    protocol = "grpc"              # optional: "grpc" (the default) or "stdio" (JSON lines, see arenabot.stdio)
     author = "Ada"
     games = ["prohis"]             # optional: the games it plays (empty or absent: all)
 
@@ -54,14 +55,14 @@ from referee.records import read_record
 from referee.sandbox import NoDockerEngine, client, docker_client, image_problems, probe_image
 from referee.spec import BotSpec, MatchSpec, TimeControl
 
-from .images import PYTHON_BASE
+from .images import LANGUAGES
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
 BUILD_TIMEOUT = limits.BUILD_TIMEOUT_S
 MAX_IMAGE_MB = limits.MAX_IMAGE_MB
-LANGUAGE_BASES = {"python": PYTHON_BASE}  # the offline base passed as the BASE build argument
+PROTOCOLS = ("grpc", "stdio")  # how a bot talks: gRPC itself, or JSON lines through the stdio adapter
 CPU_PERIOD = 100_000  # µs: the CFS period that a build's CPU quota is a share of
 
 
@@ -105,6 +106,7 @@ class BotConfig:
     language: str
     author: str
     games: tuple[str, ...] = ()
+    protocol: str = "grpc"
     context: Path = field(default=Path("."))
     dockerfile: Path = field(default=Path("Dockerfile"))
     args: dict[str, str] = field(default_factory=dict)
@@ -133,7 +135,7 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
         raise BotError(f"{path} is not valid TOML: {exc}") from None
-    unknown = sorted(set(data) - {"name", "version", "language", "author", "games", "build"})
+    unknown = sorted(set(data) - {"name", "version", "language", "protocol", "author", "games", "build"})
     if unknown:
         raise BotError(f"{path}: unknown key(s) {', '.join(unknown)}")
     for key in ("name", "version", "language", "author"):
@@ -143,6 +145,13 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
         raise BotError(f"{path}: name {data['name']!r} must be lower case letters, digits, '.', '_' or '-'")
     if not VERSION.match(data["version"]):
         raise BotError(f"{path}: version {data['version']!r} may hold only letters, digits, '.', '_' and '-'")
+    if data["language"] not in LANGUAGES:
+        raise BotError(f"{path}: language {data['language']!r} is not one Arena has a base image for; "
+                       f"known: {', '.join(LANGUAGES)} (a bot in any other language can use the stdio "
+                       "protocol on one of these bases: see docs/writing-a-bot.md)")
+    protocol = data.get("protocol", "grpc")
+    if protocol not in PROTOCOLS:
+        raise BotError(f"{path}: protocol {protocol!r} must be one of {', '.join(map(repr, PROTOCOLS))}")
     games = data.get("games", [])
     if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
         raise BotError(f"{path}: games must be a list of game names")
@@ -163,8 +172,8 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
     if not dockerfile.is_relative_to(context):
         raise BotError(f"the Dockerfile {dockerfile} must be inside the build context {context}")
     return BotConfig(folder=folder, root=root, name=data["name"], version=data["version"],
-                     language=data["language"], author=data["author"], games=tuple(games), context=context,
-                     dockerfile=dockerfile, args=dict(args))
+                     language=data["language"], author=data["author"], games=tuple(games), protocol=protocol,
+                     context=context, dockerfile=dockerfile, args=dict(args))
 
 
 def _confined(toml: Path, root: Path, key: str, value: Any) -> Path:
@@ -199,19 +208,18 @@ def build_bot(
 ) -> BuildResult:
     """Builds the bot's image in the build's sandbox and tags it once it passes every check.
     Every failure raises BotError naming the cause, and leaves none of the build's images."""
-    base = LANGUAGE_BASES.get(config.language)
+    base = LANGUAGES[config.language]
     buildargs = dict(config.args)
-    if base is not None:
-        try:
-            client.images.get(base.tag)
-        except docker.errors.ImageNotFound:
-            raise BotError(f"the {config.language} base image {base.tag} is missing: "
-                           "run `make images`") from None
-        buildargs["BASE"] = base.tag
+    try:
+        client.images.get(base.tag)
+    except docker.errors.ImageNotFound:
+        raise BotError(f"the {config.language} base image {base.tag} is missing: run `make images`") from None
+    buildargs["BASE"] = base.tag
     _check_context(config)
     _check_dockerfile(client, config, buildargs)
     labels = {"arena.bot.name": config.name, "arena.bot.version": config.version,
-              "arena.bot.language": config.language, "arena.bot.author": config.author,
+              "arena.bot.language": config.language, "arena.bot.protocol": config.protocol,
+              "arena.bot.author": config.author,
               "arena.bot.games": ",".join(config.games)}
     dockerfile = str(config.dockerfile.relative_to(config.context))
     api = docker_client().api  # the build's own, closed below: the daemon cancels a build whose client is gone

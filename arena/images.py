@@ -1,15 +1,20 @@
-"""Base images for bots, built offline from Debian packages.
+"""Base images for bots, one per language, built offline from Debian packages.
 
 No container registry is reachable here, so nothing is pulled: ``debootstrap
 --variant=minbase`` makes a Debian root filesystem and ``docker import`` turns it into
-an image. The Python base adds python3 from Debian, the exact grpcio, protobuf and
-uvloop versions that the generated protocol code was made with, installed from wheels
-downloaded on the host, and this checkout's protocol package and Python bot kit
-(``arena-protocol`` and ``arenabot``), built into wheels on the host: every Python bot,
-ours or anyone's, gets the kit from its base, and its build needs only its own folder.
+an image. Every base holds python3 from Debian, the exact grpcio, protobuf and uvloop
+versions that the generated protocol code was made with (wheels downloaded on the host),
+and this checkout's protocol package and Python bot kit (``arena-protocol`` and
+``arenabot``, built into wheels on the host): the Python kit for Python bots, and in every
+base the stdio adapter (``arena-stdio``, :mod:`arenabot.stdio`) for bots that speak JSON
+lines instead of gRPC. A language's own kit (``kits/<language>/``) then finishes its base
+with the kit's ``image.Dockerfile``, built with no network from a context holding the kit
+and ``protos/``: whatever that language needs from elsewhere (npm packages, say) is fetched
+on the host by the image's ``prepare`` step first. Every bot's build then needs only its
+own folder and its base.
 
-Each image is tagged with a digest of everything that goes into it (the kit's sources
-included, so a change to the kit makes a new base), so a second ``make images`` finds the
+Each image is tagged with a digest of everything that goes into it (the kits' sources
+included, so a change to a kit makes a new base), so a second ``make images`` finds the
 tag and returns in seconds; ``:latest`` points at the newest.
 """
 
@@ -36,25 +41,35 @@ SUITE = "bookworm"
 MIRROR = os.environ.get("ARENA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 CACHE = Path(os.environ.get("ARENA_CACHE", Path.home() / ".cache" / "arena"))
 BOT_UID = 10001  # the non-root user every bot runs as
-RECIPE_VERSION = "2"  # bump when the recipe below changes
+RECIPE_VERSION = "3"  # bump when the recipe below changes
 ROOT = Path(__file__).resolve().parent.parent  # the checkout, whose kit goes into the Python base
-NOT_BUILT = ("build", "dist", "*.egg-info", "__pycache__", "*.pyc")  # a project's leftovers, never in its wheel
+NOT_BUILT = ("build", "dist", "*.egg-info", "__pycache__", "*.pyc", "node_modules")  # leftovers, never built in
+PROTOS = ROOT / "protos" / "arena"  # the .proto files, in every kit stage's context as protos/arena
+KIT_DOCKERFILE = "image.Dockerfile"  # in a kit folder: finishes its language's base, offline
+STDIO_ADAPTER = "/usr/local/bin/arena-stdio"  # in every base: runs a JSON-lines bot (arenabot.stdio)
+# What every base holds for Python: the kit, and with it the stdio adapter.
+PYTHON_WHEELS = ("grpcio", "protobuf", "typing_extensions", "uvloop")
+PYTHON_PROJECTS = (ROOT / "protos" / "python", ROOT / "kits" / "python")
 
 
 @dataclass(frozen=True)
 class BaseImage:
+    language: str  # bot.toml's ``language`` that selects this base
     name: str
-    packages: tuple[str, ...]
-    wheels: tuple[str, ...]  # distributions installed from host-downloaded wheels, at the host's versions
+    packages: tuple[str, ...]  # Debian packages (python3 is in every base)
     description: str
-    projects: tuple[Path, ...] = ()  # project folders of this checkout, built into wheels and installed too
+    kit: Path | None = None  # kits/<language>: its image.Dockerfile finishes the image
+    prepare: Callable[[Path], None] | None = None  # host-side step on the kit stage's context (online)
+    wheels: tuple[str, ...] = PYTHON_WHEELS  # installed from host-downloaded wheels, at the host's versions
+    projects: tuple[Path, ...] = PYTHON_PROJECTS  # project folders of this checkout, built into wheels
 
     def pins(self) -> tuple[str, ...]:
         return tuple(f"{w}=={importlib.metadata.version(w)}" for w in self.wheels)
 
     def digest(self) -> str:
-        recipe = "\n".join([RECIPE_VERSION, SUITE, platform.machine(), *self.packages, *self.pins(),
-                            *map(source_digest, self.projects)])
+        kit = [tree_digest(self.kit), tree_digest(PROTOS)] if self.kit is not None else []
+        recipe = "\n".join([RECIPE_VERSION, SUITE, platform.machine(), "python3", *self.packages, *self.pins(),
+                            *map(source_digest, self.projects), *kit])
         return hashlib.sha256(recipe.encode()).hexdigest()[:12]
 
     @property
@@ -63,13 +78,15 @@ class BaseImage:
 
 
 PYTHON_BASE = BaseImage(
+    language="python",
     name="arena/python-base",
-    packages=("python3",),
-    wheels=("grpcio", "protobuf", "typing_extensions", "uvloop"),
+    packages=(),
     description="Debian bookworm, python3, grpcio/protobuf/uvloop, and the Python bot kit (arenabot)",
-    projects=(ROOT / "protos" / "python", ROOT / "kits" / "python"),
 )
 BASE_IMAGES = (PYTHON_BASE,)
+# bot.toml's language -> its base. A shell (sh, awk, perl) bot speaks stdio; those tools are in
+# every base, and the Python one is the smallest.
+LANGUAGES = {**{image.language: image for image in BASE_IMAGES}, "shell": PYTHON_BASE}
 
 
 class ImageBuildError(RuntimeError):
@@ -82,9 +99,16 @@ def source_digest(project: Path) -> str:
     if not (project / "pyproject.toml").is_file():
         raise ImageBuildError(f"{project} holds no pyproject.toml: the base images are built from a checkout "
                               "of Arena, whose protos/python and kits/python go into them")
+    return tree_digest(project)
+
+
+def tree_digest(folder: Path) -> str:
+    """A digest of every file of ``folder`` but the leftovers of builds (:data:`NOT_BUILT`)."""
+    if not folder.is_dir():
+        raise ImageBuildError(f"{folder} is missing: the base images are built from a checkout of Arena")
     digest = hashlib.sha256()
-    for path in sorted(project.rglob("*")):
-        rel = path.relative_to(project)
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
         if path.is_file() and not any(fnmatch.fnmatch(part, skip) for part in rel.parts for skip in NOT_BUILT):
             digest.update(f"{rel.as_posix()}\0{path.stat().st_size}\0".encode())
             digest.update(path.read_bytes())
@@ -127,27 +151,33 @@ def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str
         return image.tag
     _need_debootstrap(say)
     wheels = _download_wheels(image, say)
+    # a kit's stage starts from the imported root filesystem, tagged apart until it is done
+    imported_tag = f"rootfs-{image.digest()}" if image.kit is not None else image.digest()
     with tempfile.TemporaryDirectory(prefix="arena-rootfs-") as tmp:
         if image.projects:
             names = ", ".join(f"{p.parent.name}/{p.name}" for p in image.projects)
             say(f"{image.tag}: building the wheels of {names} ...")
             wheels += build_wheels(image.projects, Path(tmp) / "wheels")
         rootfs = Path(tmp) / "rootfs"
-        say(f"{image.tag}: debootstrap {SUITE} ({', '.join(image.packages)}) ...")
-        _run(["debootstrap", "--variant=minbase", f"--include={','.join(image.packages)}",
+        packages = ("python3", *image.packages)
+        say(f"{image.tag}: debootstrap {SUITE} ({', '.join(packages)}) ...")
+        debs = CACHE / "debs"  # every base's packages downloaded once
+        debs.mkdir(parents=True, exist_ok=True)
+        _run(["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", f"--cache-dir={debs}",
               SUITE, str(rootfs), MIRROR], "debootstrap")
         _slim(rootfs)
         if wheels:
             site = rootfs / "usr" / "local" / "lib" / f"python{_debian_python(rootfs)}" / "dist-packages"
             _run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                   "--target", str(site), *map(str, wheels)], "installing wheels")
+            _add_stdio_adapter(rootfs)
         _add_bot_user(rootfs)
         say(f"{image.tag}: docker import ...")
         tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
         assert tar.stdout is not None
         try:
             imported = client.api.import_image_from_stream(
-                tar.stdout, repository=image.name, tag=image.digest(),
+                tar.stdout, repository=image.name, tag=imported_tag,
                 changes=['ENV PATH=/usr/local/bin:/usr/bin:/bin', f'USER {BOT_UID}:{BOT_UID}',
                          'WORKDIR /bot', f'LABEL arena.base="{image.name}"'])
         finally:
@@ -155,10 +185,49 @@ def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str
             tar.wait()
         if "error" in str(imported).lower() and "sha256" not in str(imported):
             raise ImageBuildError(f"docker import failed: {imported}")
+    if image.kit is not None:
+        try:
+            _build_kit_stage(client, image, f"{image.name}:{imported_tag}", say)
+        finally:
+            with contextlib.suppress(docker.errors.APIError):
+                client.images.remove(f"{image.name}:{imported_tag}", noprune=True)
     client.images.get(image.tag).tag(image.name, "latest")
     _untag_older(client, image)
     say(f"{image.tag}: built")
     return image.tag
+
+
+def _build_kit_stage(client: docker.DockerClient, image: BaseImage, rootfs_tag: str,
+                     say: Callable[[str], None]) -> None:
+    """Finishes ``image`` with its kit's image.Dockerfile, FROM the imported root filesystem
+    (build argument ROOTFS), from a context holding ``kit/`` (the kit folder) and ``protos/``
+    (protos/arena as ``protos/arena``), after the image's ``prepare`` step on that context.
+    The build has no network; the Dockerfile must leave the bot user (USER 10001:10001)."""
+    assert image.kit is not None
+    with tempfile.TemporaryDirectory(prefix="arena-kit-") as tmp:
+        context = Path(tmp)
+        shutil.copytree(image.kit, context / "kit", ignore=shutil.ignore_patterns(*NOT_BUILT))
+        shutil.copytree(PROTOS, context / "protos" / "arena")
+        if image.prepare is not None:
+            say(f"{image.tag}: preparing the {image.language} kit ...")
+            image.prepare(context)
+        say(f"{image.tag}: building the {image.language} kit (kits/{image.kit.name}/{KIT_DOCKERFILE}) ...")
+        log: list[str] = []
+        try:
+            for chunk in client.api.build(path=str(context), dockerfile=f"kit/{KIT_DOCKERFILE}",
+                                          buildargs={"ROOTFS": rootfs_tag}, tag=image.tag, rm=True, forcerm=True,
+                                          pull=False, network_mode="none", decode=True):
+                log += [line for line in chunk.get("stream", "").splitlines() if line.strip()]
+                if "error" in chunk:
+                    raise ImageBuildError(f"the {image.language} kit stage failed: {chunk['error'].strip()}\n"
+                                          + "\n".join(log[-15:]))
+        except docker.errors.APIError as exc:
+            raise ImageBuildError(f"the {image.language} kit stage failed: {exc.explanation}") from None
+    user = client.api.inspect_image(image.tag)["Config"].get("User")
+    if user != f"{BOT_UID}:{BOT_UID}":
+        client.images.remove(image.tag, noprune=True)
+        raise ImageBuildError(f"kits/{image.kit.name}/{KIT_DOCKERFILE} must end as the bot user "
+                              f"(USER {BOT_UID}:{BOT_UID}), not {user!r}")
 
 
 def _untag_older(client: docker.DockerClient, image: BaseImage) -> None:
@@ -215,6 +284,13 @@ def _slim(rootfs: Path) -> None:
         if path.exists():
             shutil.rmtree(path)
             path.mkdir()
+
+
+def _add_stdio_adapter(rootfs: Path) -> None:
+    """``arena-stdio CMD...``: the adapter that plays a JSON-lines bot (see arenabot.stdio)."""
+    adapter = rootfs / STDIO_ADAPTER.lstrip("/")
+    adapter.write_text('#!/bin/sh\nexec python3 -m arenabot.stdio "$@"\n')
+    adapter.chmod(0o755)
 
 
 def _add_bot_user(rootfs: Path) -> None:
