@@ -83,7 +83,17 @@ PYTHON_BASE = BaseImage(
     packages=(),
     description="Debian bookworm, python3, grpcio/protobuf/uvloop, and the Python bot kit (arenabot)",
 )
-BASE_IMAGES = (PYTHON_BASE,)
+CPP_BASE = BaseImage(
+    language="cpp",
+    name="arena/cpp-base",
+    # g++ and the kit's libraries: gRPC's (with protobuf's and pkg-config's) to compile and link a bot,
+    # protoc and its gRPC plugin to generate the kit's code; make for the kit's and a bot's own builds
+    packages=("g++", "make", "pkgconf", "libgrpc++-dev", "libprotobuf-dev", "protobuf-compiler",
+              "protobuf-compiler-grpc"),
+    description="Debian bookworm, g++, gRPC and protobuf, and the C++ bot kit (libarenabot, arenabot.pc)",
+    kit=ROOT / "kits" / "cpp",
+)
+BASE_IMAGES = (PYTHON_BASE, CPP_BASE)
 # bot.toml's language -> its base. A shell (sh, awk, perl) bot speaks stdio; those tools are in
 # every base, and the Python one is the smallest.
 LANGUAGES = {**{image.language: image for image in BASE_IMAGES}, "shell": PYTHON_BASE}
