@@ -466,7 +466,7 @@ class ProhisState(PhasedState):
         v["claims"] = [{"seat": s, "rank": NAMES[FACE[c]]} for s, c in self.claims]
         v["inspector"] = inspector
         v["bribe"] = CARDS.sorted_names(self.bribe) if sees_bribe else []
-        v["bribe_count"] = len(self.bribe)
+        v["bribe_card_count"] = len(self.bribe)
         v["offers"] = self.offers
         v["flips_left"] = self.flips_left
         v["first_pick"] = self.first_pick
@@ -545,7 +545,7 @@ GAME = GameSpec(
     max_players=6,
     settings=ProhisSettings,
     state=ProhisState,
-    version="1.1.0",
+    version="1.2.0",
     cards=CARDS,
     score_unit="$",
     describe_event=describe_event,

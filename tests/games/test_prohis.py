@@ -223,7 +223,7 @@ def test_bribe_accepted():
     state = inspected_by_major()
     play(state, "bribe:legal", "done")
     assert state.current_player() == 2 and state.view(2)["bribe"] == ["legal"]
-    assert state.view(1)["bribe"] == [] and state.view(1)["bribe_count"] == 1  # others: the count
+    assert state.view(1)["bribe"] == [] and state.view(1)["bribe_card_count"] == 1  # others: the count
     play(state, "accept")
     assert faces(state.warehouses[2]) == ["legal"]  # the bribe, face down
     assert faces(state.hands[2]) == ["captain", "major"]  # Prohi back in hand

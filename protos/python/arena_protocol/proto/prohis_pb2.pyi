@@ -155,7 +155,7 @@ class ProhisClaim(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., rank: _Optional[_Union[ProhisCard, str]] = ...) -> None: ...
 
 class ProhisView(_message.Message):
-    __slots__ = ("seat", "num_players", "phase", "to_act", "active", "hand", "warehouse", "players", "market", "pile_size", "convoy", "revealed", "claims", "inspector", "bribe", "bribe_count", "offers", "flips_left", "first_pick", "end_triggered", "final_turns")
+    __slots__ = ("seat", "num_players", "phase", "to_act", "active", "hand", "warehouse", "players", "market", "pile_size", "convoy", "revealed", "claims", "inspector", "bribe", "bribe_card_count", "offers", "flips_left", "first_pick", "end_triggered", "final_turns")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -171,7 +171,7 @@ class ProhisView(_message.Message):
     CLAIMS_FIELD_NUMBER: _ClassVar[int]
     INSPECTOR_FIELD_NUMBER: _ClassVar[int]
     BRIBE_FIELD_NUMBER: _ClassVar[int]
-    BRIBE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    BRIBE_CARD_COUNT_FIELD_NUMBER: _ClassVar[int]
     OFFERS_FIELD_NUMBER: _ClassVar[int]
     FLIPS_LEFT_FIELD_NUMBER: _ClassVar[int]
     FIRST_PICK_FIELD_NUMBER: _ClassVar[int]
@@ -192,13 +192,13 @@ class ProhisView(_message.Message):
     claims: _containers.RepeatedCompositeFieldContainer[ProhisClaim]
     inspector: int
     bribe: _containers.RepeatedScalarFieldContainer[ProhisCard]
-    bribe_count: int
+    bribe_card_count: int
     offers: int
     flips_left: int
     first_pick: str
     end_triggered: bool
     final_turns: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., phase: _Optional[_Union[ProhisPhase, str]] = ..., to_act: _Optional[int] = ..., active: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., warehouse: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., players: _Optional[_Iterable[_Union[ProhisPlayer, _Mapping]]] = ..., market: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., pile_size: _Optional[int] = ..., convoy: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., revealed: _Optional[_Iterable[bool]] = ..., claims: _Optional[_Iterable[_Union[ProhisClaim, _Mapping]]] = ..., inspector: _Optional[int] = ..., bribe: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., bribe_count: _Optional[int] = ..., offers: _Optional[int] = ..., flips_left: _Optional[int] = ..., first_pick: _Optional[str] = ..., end_triggered: _Optional[bool] = ..., final_turns: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., phase: _Optional[_Union[ProhisPhase, str]] = ..., to_act: _Optional[int] = ..., active: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., warehouse: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., players: _Optional[_Iterable[_Union[ProhisPlayer, _Mapping]]] = ..., market: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., pile_size: _Optional[int] = ..., convoy: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., revealed: _Optional[_Iterable[bool]] = ..., claims: _Optional[_Iterable[_Union[ProhisClaim, _Mapping]]] = ..., inspector: _Optional[int] = ..., bribe: _Optional[_Iterable[_Union[ProhisCard, str]]] = ..., bribe_card_count: _Optional[int] = ..., offers: _Optional[int] = ..., flips_left: _Optional[int] = ..., first_pick: _Optional[str] = ..., end_triggered: _Optional[bool] = ..., final_turns: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ProhisEvent(_message.Message):
     __slots__ = ("type", "seat", "position", "card", "count", "rank", "cards", "outcome", "inspector", "scores")
