@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup docker postgres wheels images test lint demo bench protos clean
+.PHONY: setup docker postgres protoc wheels images test lint demo bench protos clean
 
 setup: $(STAMP)
 
@@ -23,6 +23,11 @@ docker:
 postgres:
 	scripts/postgres-up.sh
 
+## protoc: protoc and its plugins for C++, Java and Go, and what their output compiles against, from
+## Debian; @grpc/proto-loader from npm for the JavaScript check (root): tests/test_protoc.py runs them
+protoc:
+	scripts/protoc-up.sh
+
 ## wheels: dist/arena_protocol-*.whl and dist/arenabot-*.whl, the protocol package and the Python bot kit
 wheels: setup
 	$(BIN)/arena images wheels --out dist
@@ -35,8 +40,8 @@ images: setup docker
 	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --quiet || exit 1; fi; \
 	done
 
-## test: lint, then the whole test suite (it needs the Docker engine, the images and PostgreSQL)
-test: setup lint images postgres
+## test: lint, then the whole test suite (it needs the Docker engine, the images, PostgreSQL and protoc)
+test: setup lint images postgres protoc
 	$(BIN)/python -m pytest
 
 lint: setup
