@@ -16,7 +16,7 @@ import docker.errors
 import pytest
 
 from arena.bots import build_bot, load_bot_config
-from arena.images import PYTHON_BASE, build_base
+from arena.images import CPP_BASE, PYTHON_BASE, build_base
 from referee import sandbox
 from referee.sandbox import LABEL
 
@@ -79,6 +79,34 @@ def test_bot_images(docker_client, adversary_images, tmp_path_factory) -> dict[s
             f'FROM {ADVERSARY_BASE}\nCOPY {name}.py /bot/{name}.py\nCMD ["python3", "/bot/{name}.py"]\n')
         images[name] = f"{TEST_IMAGES}/{name}:1"
         docker_client.images.build(path=str(context), tag=images[name], rm=True, forcerm=True)
+    return images
+
+
+@pytest.fixture(scope="session")
+def cpp_base(docker_client) -> str:
+    """The C++ base image, with the C++ kit built into it; its tag."""
+    return build_base(docker_client, CPP_BASE, say=lambda line: None)
+
+
+CPP_KINDS = ("first", "record", "throw", "illegal")  # of tests/bots/cpp_bot.cpp
+
+
+@pytest.fixture(scope="session")
+def cpp_images(docker_client, cpp_base, tmp_path_factory) -> dict[str, str]:
+    """The C++ sample bot, built as `arena bot build` builds it (linked statically, FROM scratch),
+    and tests/bots/cpp_bot.cpp linked dynamically on the C++ base, one image per kind."""
+    images = {"random": build_bot(docker_client, load_bot_config(ROOT / "sample_bots" / "cpp" / "random")).tag}
+    context = tmp_path_factory.mktemp("cpp-bot")
+    shutil.copy(ROOT / "tests" / "bots" / "cpp_bot.cpp", context / "cpp_bot.cpp")
+    (context / "Dockerfile").write_text(
+        "ARG BASE\nFROM ${BASE}\nCOPY cpp_bot.cpp /bot/\nUSER root\n"
+        "RUN g++ -O2 -o /bot/cpp_bot /bot/cpp_bot.cpp $(pkg-config --cflags --libs arenabot)\nUSER 10001:10001\n")
+    base = f"{TEST_IMAGES}/cpp-bot:base"
+    docker_client.images.build(path=str(context), tag=base, buildargs={"BASE": cpp_base}, rm=True, forcerm=True)
+    for kind in CPP_KINDS:
+        images[kind] = f"{TEST_IMAGES}/cpp-bot:{kind}"
+        dockerfile = f'FROM {base}\nCMD ["/bot/cpp_bot", "{kind}"]\n'
+        docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=images[kind], rm=True, forcerm=True)
     return images
 
 

@@ -8,6 +8,8 @@ from ..docker_fixtures import (  # noqa: F401 - fixtures
     SAMPLES,
     adversary_images,
     arena_containers,
+    cpp_base,
+    cpp_images,
     docker_client,
     misbehaving_images,
     sample_images,
