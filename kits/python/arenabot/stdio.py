@@ -28,6 +28,7 @@ happens on the stream then, and blocking is cheaper than any event loop round.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import os
@@ -36,6 +37,8 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
+
+import grpc
 
 from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb
@@ -152,7 +155,8 @@ def _exit_as(code: int) -> NoReturn:
     signal), so that whoever watches the adapter sees the child's own ending."""
     sys.stderr.flush()
     if code < 0:
-        signal.signal(-code, signal.SIG_DFL)
+        with contextlib.suppress(OSError):  # SIGKILL has no handler to reset
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
         code = 128 - code  # a signal that does not end a process
     os._exit(code)
@@ -178,8 +182,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         _exit_as(127 if isinstance(exc, FileNotFoundError) else 126)  # as a shell says it
     try:
         serve(player, args.name, args.version, [g for g in args.games.split(",") if g])
-    except Exception as exc:  # the stream broke: the referee is gone, or cut this seat off
-        _say(f"the referee's stream broke: {type(exc).__name__}")
+    except (grpc.RpcError, asyncio.InvalidStateError) as exc:  # the referee is gone, or cut this seat off
+        _say(f"the referee's stream broke: {exc.code().name if isinstance(exc, grpc.RpcError) else exc}")
         player.proc.kill()
         player.proc.wait()
         _exit_as(1)
