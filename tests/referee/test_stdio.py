@@ -146,10 +146,11 @@ def play_tape(game: str, out: Path, stdio_tape: Path | None) -> list[tuple]:
 
 
 def test_arena_match_runs_a_stdio_command(tmp_path):
-    shell_bot = ROOT / "sample_bots" / "shell" / "random" / "bot.sh"
+    awk_bot = ROOT / "sample_bots" / "shell" / "random" / "bot.awk"
     result = CliRunner().invoke(arena, [
         "match", "--game", "boss", "--games", "2", "--seed", "3", "--out", str(tmp_path), "--json",
-        "--bot", f"me=stdio:sh {shell_bot}", "--bot", "r=builtin:random", "--bot", "h=builtin:heuristic"])
+        "--bot", f"me=stdio:awk -W interactive -f {awk_bot}", "--bot", "r=builtin:random",
+        "--bot", "h=builtin:heuristic"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output[result.output.index("{"):])
     assert [g["failures"] for g in data["games"]] == [["", "", ""]] * 2
