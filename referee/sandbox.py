@@ -290,9 +290,9 @@ class ContainerSeat(GrpcSeat):
         if not program:
             raise Failure(START_FAILED, f"the image {self.image} speaks stdio, but has neither ENTRYPOINT nor "
                           "CMD: the stdio adapter has no program to run (give the bot's command as CMD)")
-        hello = ["--name", labels.get("arena.bot.name") or self.name,
-                 "--version", labels.get("arena.bot.version") or self.version or "0",
-                 "--games", labels.get("arena.bot.games", "")]
+        hello = [f"--name={labels.get('arena.bot.name') or self.name}",  # with "=": a value may start with "-"
+                 f"--version={labels.get('arena.bot.version') or self.version or '0'}",
+                 f"--games={labels.get('arena.bot.games', '')}"]
         return {"entrypoint": [STDIO_ADAPTER], "command": [*hello, "--", *program]}
 
     async def output_tail(self) -> bytes:

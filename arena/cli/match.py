@@ -32,7 +32,7 @@ def parse_bot(value: str) -> dict:
         program = shlex.split(how.removeprefix("stdio:"))
         if not program:
             raise click.BadParameter(f"expected NAME=stdio:COMMAND, got {value!r}", param_hint="--bot")
-        return {"name": name, "command": [sys.executable, "-m", "arenabot.stdio", "--name", name, "--", *program]}
+        return {"name": name, "command": [sys.executable, "-m", "arenabot.stdio", f"--name={name}", "--", *program]}
     return {"name": name, "command": how}
 
 

@@ -5,6 +5,9 @@ failure reason while the match goes on."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -22,14 +25,16 @@ from .test_misbehaving import FAST, check_failed, processes_running
 from .test_same_data import PatientSeat, differences, tape
 
 STDIO_BOT = str(ROOT / "tests" / "bots" / "stdio_bot.py")
-ADAPTER = [PY, "-m", "arenabot.stdio", "--name", "stdio-bot", "--version", "2.0", "--"]
+ADAPTER = [PY, "-m", "arenabot.stdio", "--name", "stdio-bot", "--version=2.0", "--"]
 RANDOM = {"builtin": "random"}
+ROOMY = {"time": {"startup_ms": 10000, "decision_ms": 3000, "bank_ms": 3000}}
 
 
 def run_stdio(tmp_path: Path, kind: str, games: int = 1, **extra) -> dict:
-    """A match of the stdio test bot (misbehaving once, at its second decision) between two random players."""
+    """A match of the stdio test bot (misbehaving once, at its second decision) between two random
+    players, with time enough for a loaded machine unless ``extra`` says otherwise."""
     bots = [{"name": "r0", **RANDOM}, bot("bad", [*ADAPTER, PY, STDIO_BOT, kind, "1"]), {"name": "r2", **RANDOM}]
-    return play_match(tmp_path, bots, games=games, seed=5, duplicate=False, **{**FAST, **extra})
+    return play_match(tmp_path, bots, games=games, seed=5, duplicate=False, **{**ROOMY, **extra})
 
 
 def test_a_stdio_bot_plays_a_match_under_the_name_it_is_given(tmp_path):
@@ -57,18 +62,32 @@ def test_an_empty_answer_is_malformed(tmp_path):
 
 
 @pytest.mark.parametrize("kind, reason, detail", [
-    ("silent", "timeout", "no reply within 500 ms"),
+    ("silent", "timeout", "no reply within"),
     ("exit", "crash", "exit code 3; its last output: working hard | these are my dying words"),
     ("kill", "crash", "the stream closed mid-decision: killed by SIGKILL"),
     ("hangup", "crash", "killed by SIGKILL; its last output: arena-stdio: the bot closed its standard output but "
                         "still runs 1 s later: killed"),
 ])
 def test_a_bot_that_stops_answering_fails_the_game(tmp_path, kind, reason, detail):
-    # time for the adapter's wait for a bot that closed its stdout, to see whether it is exiting
-    time = {"startup_ms": 3000, "decision_ms": 3000, "bank_ms": 0} if kind == "hangup" else FAST["time"]
-    result = run_stdio(tmp_path, kind, time=time)
+    result = run_stdio(tmp_path, kind, **(FAST if kind == "silent" else {}))
     check_failed(tmp_path, result, reason, detail)
     assert not processes_running("tests/bots/stdio_bot.py")
+
+
+def test_the_adapter_stops_a_bot_the_referee_has_given_up_on():
+    """A bot that never answers is a timeout for the referee; the adapter stops it, and itself,
+    a second later, saying so in the bot's log, rather than wait for the referee to kill it."""
+    script = ("from arena_protocol.proto import arena_pb2 as pb\n"
+              "from arenabot.stdio import StdioPlayer\n"
+              "request = pb.DecisionRequest(decision_id=7, view=pb.View(prohis={}), time_left_ms=200)\n"
+              "request.legal_actions.add(text='pass')\n"
+              "StdioPlayer(['sleep', '60.0125']).decide(request)\n")
+    t0 = time.monotonic()
+    proc = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=30)
+    assert time.monotonic() - t0 < 10
+    assert "arena-stdio: the bot did not answer decision 7 within its 200 ms: stopped" in proc.stderr
+    assert proc.returncode == -signal.SIGKILL  # as the bot ended
+    assert not processes_running("60.0125")  # the bot's sleep, by its argument
 
 
 def test_a_program_that_cannot_run_is_a_crash_with_the_reason(tmp_path):
@@ -154,4 +173,4 @@ def test_arena_match_runs_a_stdio_command(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output[result.output.index("{"):])
     assert [g["failures"] for g in data["games"]] == [["", "", ""]] * 2
-    assert data["spec"]["bots"][0]["command"][1:6] == ["-m", "arenabot.stdio", "--name", "me", "--"]
+    assert data["spec"]["bots"][0]["command"][1:5] == ["-m", "arenabot.stdio", "--name=me", "--"]

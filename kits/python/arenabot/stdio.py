@@ -17,12 +17,14 @@ How the child's failings reach the referee, as the usual failure reasons:
   :data:`SHOWN` characters: the referee finds it ``illegal`` (an empty line: ``malformed``);
 - a line longer than :data:`LINE_CAP` bytes is not kept: it is read to its end and dropped, and
   the referee gets its start followed by "... (a line of more than 65536 bytes)": ``illegal``;
-- a child that answers nothing is left waiting: the referee's clock runs out (``timeout``);
+- a child that answers nothing in time is a ``timeout`` for the referee; :data:`LATE_S` later, the
+  adapter stops it, and itself;
 - a child that exits, or closes its stdin or stdout, ends the adapter with the child's own exit
   status (a signal's included): ``crash``, with the child's status and last lines of output.
 
-The adapter blocks on the child while a decision is pending (one write, one read): nothing else
-happens on the stream then, and blocking is cheaper than any event loop round.
+While a decision is pending the adapter waits on the child alone (one write, then a read as soon
+as the answer is there): nothing else happens on the stream then, and a blocking wait is cheaper
+than any event loop round.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ import asyncio
 import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -51,6 +55,7 @@ LINE_CAP = 64 * 1024
 SHOWN = 100  # characters of an answer that is not a legal action, sent on for the referee to judge
 EXIT_WAIT_S = 5.0  # after the match end (its stdin closed), the time the child has to exit
 GONE_WAIT_S = 1.0  # after it closed its stdout or stdin, the time the child has to exit
+LATE_S = 1.0  # past the decision's time, when the referee has given up on it: the child is stopped
 PREFIX = "arena-stdio: "  # on every line the adapter itself writes to stderr
 
 
@@ -67,7 +72,8 @@ class StdioPlayer(Player):
         self.proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._stdin = self.proc.stdin.fileno()
-        self._stdout = self.proc.stdout
+        self._stdout = self.proc.stdout.fileno()
+        self._read = bytearray()  # what the child wrote past its last answer
 
     # -- the referee's messages, as lines ----------------------------------------------------
     def match_start(self, msg: pb.MatchStart) -> None:
@@ -89,7 +95,7 @@ class StdioPlayer(Player):
         self._send({"type": "decision", "legal": " ".join(legal), "decision_id": request.decision_id,
                     "view": codec.decode_view(request.view, request.events), "legal_actions": legal,
                     "time_left_ms": request.time_left_ms, "bank_left_ms": request.bank_left_ms})
-        answer = self._answer()
+        answer = self._answer(request.decision_id, request.time_left_ms)
         try:
             return actions[legal.index(answer)]
         except ValueError:  # sent on as it is: the referee judges it
@@ -114,18 +120,34 @@ class StdioPlayer(Player):
         except OSError:  # the child closed its stdin, most likely by exiting
             self.end("closed its standard input", GONE_WAIT_S)
 
-    def _answer(self) -> str:
-        """The child's next line, stripped; a line over :data:`LINE_CAP` bytes is dropped to its end
-        and stands for itself by its start and its length (so it is never a legal action)."""
-        line = self._stdout.readline(LINE_CAP + 1)
-        if not line:
-            self.end("closed its standard output", GONE_WAIT_S)
-        if len(line) > LINE_CAP and not line.endswith(b"\n"):
-            rest = line
-            while rest and not rest.endswith(b"\n"):  # read on to the end of the line, keeping none of it
-                rest = self._stdout.readline(LINE_CAP)
-            return f"{_shown(line)} (a line of more than {LINE_CAP} bytes)"
-        return _shown(line)
+    def _answer(self, decision_id: int, time_left_ms: int) -> str:
+        """The child's next line, stripped. A line over :data:`LINE_CAP` bytes is not kept but read
+        to its end, and stands for itself by its start and its length (never a legal action). A
+        child that has not answered well after the referee gave up on it is stopped."""
+        deadline = time.monotonic() + time_left_ms / 1000 + LATE_S
+        buffer, head = self._read, None  # head: the start of an over-long line
+        while True:
+            end = buffer.find(b"\n")
+            if head is not None or end > LINE_CAP or (end < 0 and len(buffer) > LINE_CAP):
+                if head is None:
+                    head = bytes(buffer[:LINE_CAP])
+                if end >= 0:
+                    del buffer[:end + 1]
+                    return f"{_shown(head)} (a line of more than {LINE_CAP} bytes)"
+                buffer.clear()
+            elif end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[:end + 1]
+                return _shown(line)
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([self._stdout], [], [], wait)[0]:
+                _say(f"the bot did not answer decision {decision_id} within its {time_left_ms} ms: stopped")
+                self.proc.kill()
+                self.end(wait=GONE_WAIT_S)
+            chunk = os.read(self._stdout, 65536)
+            if not chunk:
+                self.end("closed its standard output", GONE_WAIT_S)
+            buffer += chunk
 
     def end(self, why: str = "", wait: float = EXIT_WAIT_S) -> NoReturn:
         """Waits up to ``wait`` seconds for the child to exit (killing it after that), then exits
