@@ -37,6 +37,8 @@ from pathlib import Path
 import docker
 import docker.errors
 
+from referee.sandbox import STDIO_ADAPTER  # in every base: runs a JSON-lines bot (arenabot.stdio)
+
 SUITE = "bookworm"
 MIRROR = os.environ.get("ARENA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 CACHE = Path(os.environ.get("ARENA_CACHE", Path.home() / ".cache" / "arena"))
@@ -46,7 +48,6 @@ ROOT = Path(__file__).resolve().parent.parent  # the checkout, whose kit goes in
 NOT_BUILT = ("build", "dist", "*.egg-info", "__pycache__", "*.pyc", "node_modules")  # leftovers, never built in
 PROTOS = ROOT / "protos" / "arena"  # the .proto files, in every kit stage's context as protos/arena
 KIT_DOCKERFILE = "image.Dockerfile"  # in a kit folder: finishes its language's base, offline
-STDIO_ADAPTER = "/usr/local/bin/arena-stdio"  # in every base: runs a JSON-lines bot (arenabot.stdio)
 # What every base holds for Python: the kit, and with it the stdio adapter.
 PYTHON_WHEELS = ("grpcio", "protobuf", "typing_extensions", "uvloop")
 PYTHON_PROJECTS = (ROOT / "protos" / "python", ROOT / "kits" / "python")

@@ -59,9 +59,11 @@ import requests.exceptions
 from . import cpu, limits
 from .fairness import Cgroup, CgroupError
 from .limits import LOG_CAP
-from .seats import START_FAILED, Failure, GrpcSeat
+from .seats import START_FAILED, TAIL_LINES, Failure, GrpcSeat
+from .transport import TAIL_BYTES
 
 LABEL = "arena.managed"
+STDIO_ADAPTER = "/usr/local/bin/arena-stdio"  # in every Arena base image: runs a stdio bot (arenabot.stdio)
 OWNER_LABEL = "arena.referee"  # "host:pid" of the referee that started the container
 SOCKET_MOUNT = "/run/arena"
 SOCKET_ROOT_PREFIX = "arena-"  # per-match socket directories: /tmp/arena-*/
@@ -190,7 +192,13 @@ def client() -> docker.DockerClient:
 
 
 class ContainerSeat(GrpcSeat):
-    """A bot in a container built from ``image``, for the whole match."""
+    """A bot in a container built from ``image``, for the whole match.
+
+    An image labelled ``arena.bot.protocol=stdio`` (bot.toml's ``protocol = "stdio"``) runs
+    under the stdio adapter of its base image: the adapter is the container's program, and the
+    image's own ENTRYPOINT and CMD are the bot it runs; its hello gives the name, version and
+    games of the image's ``arena.bot.*`` labels (``arena bot build`` sets them from bot.toml).
+    """
 
     def __init__(self, name: str, version: str, image: str, socket_dir: Path, log_path: Path,
                  match_id: str = "", profile: SandboxProfile = PROFILE) -> None:
@@ -231,8 +239,17 @@ class ContainerSeat(GrpcSeat):
         if cpus is not None:  # the referee's own core(s): see referee/cpu.py
             options["cpuset_cpus"] = cpus
         try:
+            image = engine.api.inspect_image(self.image)
+        except docker.errors.ImageNotFound:
+            raise Failure(START_FAILED, f"no image {self.image!r} (build it with: arena bot build)") from None
+        except docker.errors.APIError as exc:
+            raise Failure(START_FAILED, f"cannot inspect the image {self.image}: {exc.explanation}") from None
+        config = image.get("Config") or {}
+        if (config.get("Labels") or {}).get("arena.bot.protocol") == "stdio":
+            options.update(self._stdio_program(config))
+        try:
             container = engine.containers.create(
-                self.image,
+                image["Id"],  # what was inspected, whatever the tag says by now
                 environment={"ARENA_SOCKET": self.address, "HOME": "/tmp"},
                 volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"}},
                 labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": self.match_id,
@@ -261,6 +278,33 @@ class ContainerSeat(GrpcSeat):
             raise Failure(START_FAILED, f"cannot start {self.image}: {exc.explanation}") from None
         self.container = container
         return container, self._find_cgroup()
+
+    def _stdio_program(self, config: dict[str, Any]) -> dict[str, list[str]]:
+        """The entrypoint and command that run a stdio image's program under the adapter."""
+        labels = config.get("Labels") or {}
+        if not labels.get("arena.base"):
+            raise Failure(START_FAILED, f"the image {self.image} speaks stdio (arena.bot.protocol), but it is not "
+                          f"built on an Arena base image, so it has no stdio adapter ({STDIO_ADAPTER}): build "
+                          "it FROM the base image that arena bot build passes as the BASE argument")
+        program = [*(config.get("Entrypoint") or []), *(config.get("Cmd") or [])]
+        if not program:
+            raise Failure(START_FAILED, f"the image {self.image} speaks stdio, but has neither ENTRYPOINT nor "
+                          "CMD: the stdio adapter has no program to run (give the bot's command as CMD)")
+        hello = [f"--name={labels.get('arena.bot.name') or self.name}",  # with "=": a value may start with "-"
+                 f"--version={labels.get('arena.bot.version') or self.version or '0'}",
+                 f"--games={labels.get('arena.bot.games', '')}"]
+        return {"entrypoint": [STDIO_ADAPTER], "command": [*hello, "--", *program]}
+
+    async def output_tail(self) -> bytes:
+        if self.container is None:
+            return b""
+        return await asyncio.to_thread(self._output_tail)
+
+    def _output_tail(self) -> bytes:
+        try:  # a few lines more than shown: some may be empty
+            return self.container.logs(stdout=True, stderr=True, tail=4 * TAIL_LINES)[-TAIL_BYTES:]
+        except (docker.errors.APIError, requests.exceptions.RequestException):
+            return b""
 
     async def exit_status(self, wait: float) -> str | None:
         if self.container is None:

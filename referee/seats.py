@@ -37,6 +37,7 @@ from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import Strategy, end_info, start_info
 
 from .limits import LOG_CAP
+from .textlog import printable
 from .transport import CLOSED, Connection, Garbage, SeatServer, drain_capped
 
 # Failure reasons, as recorded in game records and results.
@@ -49,6 +50,7 @@ NO_HELLO = "no_hello"  # never connected and said hello within the startup limit
 PROTOCOL_VERSION_MISMATCH = "protocol_version"
 START_FAILED = "start_failed"  # the bot could not even be started
 RESTART_LIMIT = "restart_limit"  # dead, and restarted too often already
+TAIL_LINES, TAIL_LINE_CHARS = 5, 200  # of a crashed bot's last output, in its failure's detail
 REASONS = (TIMEOUT, CRASH, DISCONNECT, MALFORMED, ILLEGAL, NO_HELLO, PROTOCOL_VERSION_MISMATCH,
            START_FAILED, RESTART_LIMIT)
 
@@ -214,6 +216,10 @@ class GrpcSeat(Seat):
     @abstractmethod
     async def kill(self) -> None: ...
 
+    async def output_tail(self) -> bytes:
+        """The end of what the bot has written on its stdout and stderr (``TAIL_BYTES`` or so)."""
+        return b""
+
     async def start(self, match: pb.MatchStart) -> None:
         self.game = match.game
         hello = await self.connect(match.time_control.startup_ms)
@@ -257,7 +263,7 @@ class GrpcSeat(Seat):
         except TimeoutError:
             status = await self.exit_status(0)
             if status:
-                raise Failure(CRASH, f"exited before saying hello ({status})") from None
+                raise await self._crash(f"exited before saying hello ({status})") from None
             raise Failure(NO_HELLO, f"no hello within {startup_ms} ms") from None
         if first is CLOSED:
             raise await self._lost("closed the stream before saying hello")
@@ -278,8 +284,14 @@ class GrpcSeat(Seat):
             return Failure(MALFORMED, f"{what}: the bot opened a second stream, and its connection was closed")
         status = await self.exit_status(0.5)
         if status:
-            return Failure(CRASH, f"{what}: {status}")
+            return await self._crash(f"{what}: {status}")
         return Failure(DISCONNECT, what)
+
+    async def _crash(self, what: str) -> Failure:
+        """A crash, its detail ending in the last lines the bot wrote (its dying words, often)."""
+        lines = [line.strip() for line in (await self.output_tail()).decode("utf-8", "replace").splitlines()]
+        last = [printable(line, TAIL_LINE_CHARS) for line in lines if line][-TAIL_LINES:]
+        return Failure(CRASH, what + (f"; its last output: {' | '.join(last)}" if last else ""))
 
     async def _send(self, msg: pb.RefereeMessage, timeout: float) -> None:
         conn = self.conn
@@ -387,6 +399,7 @@ class ProcessSeat(GrpcSeat):
         self.proc: asyncio.subprocess.Process | None = None
         self.drain: asyncio.Task | None = None
         self.log_file: Any = None
+        self.tail = bytearray()  # the end of its output (see drain_capped)
 
     async def launch(self) -> None:
         env = {**os.environ, "ARENA_SOCKET": self.address}
@@ -401,7 +414,8 @@ class ProcessSeat(GrpcSeat):
         except OSError as exc:
             raise Failure(START_FAILED, f"cannot run {' '.join(self.command)}: {exc.strerror}") from None
         assert self.proc.stdout is not None
-        self.drain = asyncio.ensure_future(drain_capped(self.proc.stdout, self.log_file, LOG_CAP))
+        self.tail = bytearray()
+        self.drain = asyncio.ensure_future(drain_capped(self.proc.stdout, self.log_file, LOG_CAP, self.tail))
 
     async def exit_status(self, wait: float) -> str | None:
         if self.proc is None:
@@ -413,6 +427,11 @@ class ProcessSeat(GrpcSeat):
         if code is None:
             return None
         return f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
+    async def output_tail(self) -> bytes:
+        if self.drain is not None:  # a moment to read what the bot wrote before it ended
+            await asyncio.wait({self.drain}, timeout=0.2)
+        return bytes(self.tail)
 
     async def kill(self) -> None:
         proc, self.proc = self.proc, None

@@ -23,6 +23,8 @@ from arena_protocol.proto import arena_pb2 as pb
 
 from .limits import MAX_BOT_MESSAGE, MAX_REFEREE_MESSAGE
 
+TAIL_BYTES = 4096  # of a bot's latest output, kept for the detail of a crash
+
 
 class Garbage:
     """What the reader gets for bytes that are not a BotMessage."""
@@ -199,14 +201,17 @@ class SeatServer:
         await (self.closing or self.server.stop(grace=None))
 
 
-async def drain_capped(stream: asyncio.StreamReader, sink: Any, cap: int) -> None:
+async def drain_capped(stream: asyncio.StreamReader, sink: Any, cap: int, tail: bytearray) -> None:
     """Copies ``stream`` into ``sink`` up to ``cap`` bytes, then keeps reading and drops the
-    rest, so a flooding bot neither blocks nor fills the disk."""
+    rest, so a flooding bot neither blocks nor fills the disk. ``tail`` keeps the last
+    :data:`TAIL_BYTES` read, past the cap too: what a crashed bot said last."""
     kept = 0
     while True:
         chunk = await stream.read(65536)
         if not chunk:
             break
+        tail += chunk
+        del tail[:-TAIL_BYTES]
         if kept < cap:
             part = chunk[: cap - kept]
             sink.write(part)

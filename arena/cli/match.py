@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 import time
 from pathlib import Path
 
@@ -16,7 +18,9 @@ from .options import GAME, parse_settings, user_errors
 
 
 def parse_bot(value: str) -> dict:
-    """``NAME=COMMAND`` (a local process) or ``NAME=builtin:random|heuristic`` (in process)."""
+    """``NAME=COMMAND`` (a local process), ``NAME=stdio:COMMAND`` (a local process that speaks
+    JSON lines, run by the stdio adapter), ``NAME=builtin:random|heuristic`` (in process) or
+    ``NAME=image:IMAGE`` (a container)."""
     name, sep, how = value.partition("=")
     if not sep or not name or not how:
         raise click.BadParameter(f"expected NAME=COMMAND, got {value!r}", param_hint="--bot")
@@ -24,13 +28,19 @@ def parse_bot(value: str) -> dict:
         return {"name": name, "builtin": how.removeprefix("builtin:")}
     if how.startswith("image:"):
         return {"name": name, "image": how.removeprefix("image:")}
+    if how.startswith("stdio:"):
+        program = shlex.split(how.removeprefix("stdio:"))
+        if not program:
+            raise click.BadParameter(f"expected NAME=stdio:COMMAND, got {value!r}", param_hint="--bot")
+        return {"name": name, "command": [sys.executable, "-m", "arenabot.stdio", f"--name={name}", "--", *program]}
     return {"name": name, "command": how}
 
 
 @click.command()
 @click.option("--game", required=True, type=GAME)
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
-              help="A seat, in order: NAME=COMMAND (a local process), NAME=builtin:random|heuristic, "
+              help="A seat, in order: NAME=COMMAND (a local process), NAME=stdio:COMMAND (a local process "
+                   "that speaks JSON lines: docs/protocol.md), NAME=builtin:random|heuristic, "
                    "or NAME=image:IMAGE (a container). Repeat for each player.")
 @click.option("--games", "num_games", default=4, show_default=True, help="Games in the match.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
