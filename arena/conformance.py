@@ -327,7 +327,7 @@ def cpu_hog(core: int, container: bool) -> Iterator[None]:
             hog.wait()
         return
     spinner = client().containers.run(
-        PYTHON_BASE.tag, ["sh", "-c", "while :; do :; done"], detach=True, cpuset_cpus=str(core),
+        f"{PYTHON_BASE.name}:latest", ["sh", "-c", "while :; do :; done"], detach=True, cpuset_cpus=str(core),
         labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": "check-hog"}, **PROFILE.container_options())
     try:
         yield
@@ -338,7 +338,9 @@ def cpu_hog(core: int, container: bool) -> Iterator[None]:
 def _game_line(p: _Played) -> Line:
     if p.failure:
         return Line(p.game.check, FAIL, f"{p.failure}: {p.detail}")
-    return Line(p.game.check, PASS, f"rank {p.rank} of {p.game.players}, {len(p.think_ms)} decisions")
+    decisions = len(p.think_ms)
+    return Line(p.game.check, PASS, f"rank {p.rank} of {p.game.players}, {decisions} decision"
+                                    + ("" if decisions == 1 else "s"))
 
 
 def _load_line(p: _Played, time_control: TimeControl) -> Line:

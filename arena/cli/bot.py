@@ -63,9 +63,9 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
 @bot.command(context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
 @click.option("--command", "is_command", is_flag=True,
               help="Check a local process run by the command that follows (development), not an image.")
-@click.option("--decision-ms", default=limits.DECISION_MS, show_default=True,
-              help="The time control under load: per decision (other games get twice as long).")
-@click.option("--bank-ms", default=limits.BANK_MS, show_default=True,
+@click.option("--decision-ms", type=click.IntRange(min=1), default=limits.DECISION_MS, show_default=True,
+              help=f"The time control under load: per decision (other games get {limits.CHECK_SLACK} times as long).")
+@click.option("--bank-ms", type=click.IntRange(min=0), default=limits.BANK_MS, show_default=True,
               help="The time control under load: the bank of a game.")
 @click.argument("target", nargs=-1, required=True, metavar="IMAGE | --command CMD...")
 @user_errors
@@ -86,16 +86,11 @@ def check(is_command: bool, decision_ms: int, bank_ms: int, target: tuple[str, .
     for line in report.text():
         click.echo(line)
     if not report.ok:
-        print_log(report.log)
+        if report.log.strip():
+            click.echo("the bot's output (last lines):")
+            for line in report.log.strip().splitlines()[-20:]:
+                echo_line(f"| {line}")
         raise SystemExit(1)
-
-
-def print_log(log: str, lines: int = 20) -> None:
-    """The last lines of a bot's output, escaped."""
-    if log.strip():
-        click.echo("the bot's output (last lines):")
-        for line in log.strip().splitlines()[-lines:]:
-            echo_line(f"| {line}")
 
 
 @bot.command()
