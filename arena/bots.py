@@ -1,5 +1,5 @@
 """Bots as submissions: a folder with a Dockerfile and a ``bot.toml``, built into an image
-tagged by name and version, then validated by playing it.
+tagged by name and version (and checked by playing it: ``arena/conformance.py``).
 
 ``bot.toml``::
 
@@ -36,7 +36,6 @@ import re
 import secrets
 import socket
 import stat
-import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
@@ -49,11 +48,9 @@ import docker.errors
 import requests.exceptions
 import urllib3.exceptions
 
-from referee import launch, limits
+from referee import limits
 from referee.games import GAMES
-from referee.records import read_record
-from referee.sandbox import NoDockerEngine, client, docker_client, image_problems, probe_image
-from referee.spec import BotSpec, MatchSpec, TimeControl
+from referee.sandbox import docker_client, image_problems
 
 from .images import LANGUAGES
 
@@ -67,7 +64,7 @@ CPU_PERIOD = 100_000  # µs: the CFS period that a build's CPU quota is a share 
 
 
 class BotError(Exception):
-    """A bot that cannot be built or does not pass validation; the message says why."""
+    """A bot folder that cannot be built; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -259,7 +256,7 @@ def build_bot(
             raise BotError(f"the build of {config.tag} produced no image" + _tail(log))
         made.append(image_id)
         image = client.api.inspect_image(image_id)
-        refusal = _refusal(image["Config"])
+        refusal = image_refusal(image["Config"])
         if refusal:
             raise BotError(f"the image of {config.tag} is refused: {refusal}")
         size_mb = image["Size"] / 2**20
@@ -284,8 +281,8 @@ def _killed(error: str, limits: BuildLimits) -> str:
     return ""
 
 
-def _refusal(image_config: dict[str, Any] | None) -> str:
-    """Why Arena refuses an image's settings, or '' (the same sentence at build and validate time)."""
+def image_refusal(image_config: dict[str, Any] | None) -> str:
+    """Why Arena refuses an image's settings, or '' (the same sentence at build and check time)."""
     problems = image_problems(image_config)
     if not problems:
         return ""
@@ -489,82 +486,3 @@ def _remove_new_images(client: docker.DockerClient, made: Iterable[str], before:
         if image["Id"] not in before and not image.get("RepoTags"):
             with contextlib.suppress(docker.errors.APIError):
                 client.api.remove_image(image["Id"], noprune=True)
-
-
-# -- validation ------------------------------------------------------------------------------
-@dataclass
-class GameCheck:
-    game: str
-    ok: bool
-    reason: str = ""
-    detail: str = ""
-    score: int = 0
-    rank: int = 0
-
-
-@dataclass
-class Validation:
-    image: str
-    ok: bool
-    hello: dict[str, Any] = field(default_factory=dict)
-    problem: str = ""  # why it failed before any game
-    games: list[GameCheck] = field(default_factory=list)
-    log: str = ""  # the bot's own output (stdout and stderr), capped
-
-    def summary(self) -> str:
-        if self.problem:
-            return f"{self.image}: FAILED: {self.problem}"
-        failed = [g for g in self.games if not g.ok]
-        if failed:
-            what = ", ".join(f"{g.game} ({g.reason}: {g.detail})" for g in failed)
-            return f"{self.image}: FAILED in {what}"
-        return f"{self.image}: OK ({', '.join(g.game for g in self.games)})"
-
-
-def validate_bot(image: str, startup_ms: int = limits.VALIDATE_STARTUP_MS,
-                 decision_ms: int = limits.VALIDATE_DECISION_MS,
-                 say: Callable[[str], None] = lambda line: None) -> Validation:
-    """What a submission runs first: check the image's settings, start the bot, check its
-    hello, then play one game against random bots at the smallest player count of each game
-    it claims, each a match of its own (:func:`referee.launch`)."""
-    try:
-        refusal = _refusal(client().api.inspect_image(image)["Config"])
-    except docker.errors.ImageNotFound:
-        refusal = ""  # the probe below says so, as a match would
-    except NoDockerEngine as exc:
-        return Validation(image, False, problem=str(exc))
-    if refusal:
-        return Validation(image, False, problem=f"refused: {refusal}")
-    with tempfile.TemporaryDirectory(prefix="arena-validate-") as tmp:
-        hello, failure, log = probe_image(image, Path(tmp), startup_ms)
-        if failure is not None:
-            return Validation(image, False, problem=str(failure), log=log)
-        unknown = sorted(set(hello["games"]) - set(GAMES))
-        if unknown:
-            return Validation(image, False, hello=hello, log=log,
-                              problem=f"the hello claims unknown game(s): {', '.join(map(repr, unknown))}")
-        result = Validation(image, True, hello=hello, log=log)
-        say(f"hello: {hello['name']} {hello['version']}, protocol {hello['protocol_version']}, "
-            f"games: {', '.join(hello['games']) or 'all'}")
-        for game in hello["games"] or sorted(GAMES):
-            # not the name from the hello: the bot chose it, and names become file names
-            bots = (BotSpec("candidate", image=image),
-                    *(BotSpec(f"random-{i}", builtin="random") for i in range(1, GAMES[game].min_players)))
-            spec = MatchSpec(game=game, bots=bots, match_id=f"validate-{game}", max_restarts=0,  # a fresh secret
-                             time=TimeControl(startup_ms=startup_ms, decision_ms=decision_ms,
-                                              bank_ms=5 * decision_ms))
-            out = Path(tmp) / game
-            outcome = launch(spec, out).games[0]
-            seat = outcome["bots"].index(0)
-            check = GameCheck(game, not outcome["failures"][seat], outcome["failures"][seat],
-                              score=outcome["scores"][seat], rank=outcome["ranks"][seat])
-            if not check.ok:
-                failures = read_record(out / outcome["record"]).failures
-                check.detail = next((f["detail"] for f in failures if f["seat"] == seat), "")
-                result.ok = False
-            log_file = next(out.glob("bot0-*.log"), None)
-            if log_file is not None:
-                result.log += log_file.read_text(errors="replace")
-            say(f"{game}: " + ("ok" if check.ok else f"FAILED: {check.reason}: {check.detail}"))
-            result.games.append(check)
-        return result

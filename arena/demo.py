@@ -16,10 +16,10 @@ DEALS = 2  # a match of the demo plays each of 2 deals in every rotation
 
 
 def demo_league(store: Store, game: str, name: str, samples: Path, say: Say = lambda line: None,
-                validate_say: Say = lambda line: None) -> int:
+                check_say: Say = lambda line: None) -> int:
     """Makes the league ``name`` of ``game`` unless it exists, and enters every bot folder of
-    ``samples`` that plays the game: submitted (built, validated, registered; see
-    :func:`~arena.submissions.submit_bot`, which ``say`` and ``validate_say`` are passed to)
+    ``samples`` that plays the game: submitted (built, checked, registered; see
+    :func:`~arena.submissions.submit_bot`, which ``say`` and ``check_say`` are passed to)
     unless it is registered already. Rerunning reuses what exists. Returns the players per table.
     """
     spec = get_game(game)
@@ -38,7 +38,7 @@ def demo_league(store: Store, game: str, name: str, samples: Path, say: Say = la
             continue
         known = registered(store, config.name, config.version)
         if known is None:
-            submit_bot(store, folder, name, say=say, validate_say=validate_say)
+            submit_bot(store, folder, name, say=say, check_say=check_say)
         elif known.label not in entered:
             join_league(store, name, known.label)
     return players

@@ -13,9 +13,14 @@ DECISION_MS = 1_000
 BANK_MS = 10_000  # per seat, per game
 MAX_RESTARTS = 2  # per bot and match: after that a dead bot stays dead (restart_limit)
 
-# -- Validation (arena/bots.py ``validate_bot``): a submission's first games, on a loaded machine.
-VALIDATE_STARTUP_MS = 15_000
-VALIDATE_DECISION_MS = 2_000
+# -- The conformance check (arena/conformance.py ``check_bot``: `arena bot check`, and every
+# submission). It plays one game per player count with CHECK_SLACK times the time control's
+# decision time (those games judge what the bot does, even on a busy machine), and one game of
+# each game at the time control itself with a CPU hog on the match's core (that one judges its
+# time); each with this long to start, and then to exit after MatchEnd (MatchSpec.shutdown_ms).
+CHECK_STARTUP_MS = 15_000
+CHECK_SLACK = 5
+CHECK_SHUTDOWN_MS = 2_000  # to exit by itself with code 0
 
 # -- The wire (referee/transport.py): refused by gRPC beyond these.
 MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny

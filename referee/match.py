@@ -175,8 +175,8 @@ class Match:
                 await self.play_game(g)
                 await asyncio.sleep(0)  # built-in bots never wait: let a stop signal in between games
             self.timings["total"] = time.perf_counter() - t_start
-            for seat in self.seats:
-                await seat.match_end(pb.MatchEnd(match_id=spec.match_id))
+            await asyncio.gather(*(seat.match_end(pb.MatchEnd(match_id=spec.match_id), spec.shutdown_ms / 1000)
+                                   for seat in self.seats))
         finally:
             await asyncio.gather(*(s.close() for s in self.seats), return_exceptions=True)
             shutil.rmtree(socket_root, ignore_errors=True)
@@ -215,7 +215,8 @@ class Match:
             match_id=spec.match_id, game_index=g, game=spec.game, engine_version=self.game.version,
             num_players=len(play.bots), seed=play.seed, deal=spec.deal(g), settings=spec.settings,
             rotation=spec.rotation(g),
-            seats=[{"seat": s, "bot": p.name, "version": p.version} for s, p in enumerate(play.players)],
+            seats=[{"seat": s, "bot": p.name, "version": p.version, "language": self.seats[b].language}
+                   for s, (p, b) in enumerate(zip(play.players, play.bots, strict=True))],
         )
 
     async def _bring_up(self, play: _GameInPlay) -> None:
@@ -357,9 +358,11 @@ class Match:
         for b, bot in enumerate(spec.bots):
             mine = [(r["bots"].index(b), r) for r in self.results]
             seat = self.seats[b] if b < len(self.seats) else None
+            peak = seat.peak_memory if seat else None
             totals.append({
                 "bot": bot.name,
                 "version": self._version(b),
+                "language": seat.language if seat else "",
                 "games": len(mine),
                 "wins": sum(1 for s, r in mine if r["ranks"][s] == 1),
                 "mean_score": sum(r["scores"][s] for s, r in mine) / len(mine) if mine else 0,
@@ -368,6 +371,8 @@ class Match:
                 "restarts": seat.restarts if seat else 0,
                 "refused": str(seat.refused) if seat and seat.refused else "",  # for the whole match
                 "processes": seat.launches if seat else 0,
+                "peak_memory_mb": None if peak is None else round(peak / 2**20, 1),
+                "shutdown": seat.shutdown if seat else None,  # with spec.shutdown_ms: how it ended after MatchEnd
                 **(self.guard.report()[b] if hasattr(self, "guard") else {}),
             })
         return {

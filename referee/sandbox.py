@@ -57,7 +57,7 @@ import docker.types
 import requests.exceptions
 
 from . import cpu, limits
-from .fairness import Cgroup, CgroupError
+from .fairness import CGROUP_ROOT, Cgroup, CgroupError
 from .limits import LOG_CAP
 from .seats import START_FAILED, TAIL_LINES, Failure, GrpcSeat
 from .transport import TAIL_BYTES
@@ -68,6 +68,7 @@ OWNER_LABEL = "arena.referee"  # "host:pid" of the referee that started the cont
 SOCKET_MOUNT = "/run/arena"
 SOCKET_ROOT_PREFIX = "arena-"  # per-match socket directories: /tmp/arena-*/
 OWNER_FILE = "owner"  # in each socket root: the "host:pid" of its referee
+LANGUAGE_CHARS = 32  # of an image's arena.bot.language label, kept in the records (an image's text)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -277,6 +278,7 @@ class ContainerSeat(GrpcSeat):
             container.remove(force=True, v=True)
             raise Failure(START_FAILED, f"cannot start {self.image}: {exc.explanation}") from None
         self.container = container
+        self.language = str((config.get("Labels") or {}).get("arena.bot.language", ""))[:LANGUAGE_CHARS]
         return container, self._find_cgroup()
 
     def _stdio_program(self, config: dict[str, Any]) -> dict[str, list[str]]:
@@ -338,7 +340,11 @@ class ContainerSeat(GrpcSeat):
         if container is not None:
             await asyncio.to_thread(self._remove, container, cgroup)
 
+    def memory_now(self) -> int | None:
+        return None if self.container is None else peak_memory(self.container.id)
+
     def _remove(self, container: Any, cgroup: Cgroup | None) -> None:
+        self.memory_seen(peak_memory(container.id))  # its cgroup goes when its processes end
         if cgroup is not None:  # a frozen container cannot be killed: see _thaw
             with contextlib.suppress(OSError):
                 cgroup.thaw()
@@ -351,6 +357,18 @@ class ContainerSeat(GrpcSeat):
                 f.write(logs[-LOG_CAP:])
         with contextlib.suppress(docker.errors.NotFound):
             container.remove(force=True, v=True)
+
+
+def peak_memory(container_id: str) -> int | None:
+    """The most memory a running container's processes have held at once (its memory cgroup's
+    peak, page cache included, as its limit counts it), in bytes; None where that cannot be read
+    (the cgroup goes as soon as the container's processes end)."""
+    for path in (CGROUP_ROOT / "memory" / "docker" / container_id / "memory.max_usage_in_bytes",  # v1
+                 CGROUP_ROOT / "docker" / container_id / "memory.peak",  # v2, cgroupfs driver
+                 CGROUP_ROOT / "system.slice" / f"docker-{container_id}.scope" / "memory.peak"):  # v2, systemd
+        with contextlib.suppress(OSError, ValueError):
+            return int(path.read_text())
+    return None
 
 
 def _thaw(container: Any) -> None:
@@ -389,30 +407,3 @@ def sweep(everything: bool = False) -> tuple[int, int]:
             shutil.rmtree(root, ignore_errors=True)
             dirs += 1
     return containers, dirs
-
-
-def probe_image(image: str, work_dir: Path, startup_ms: int) -> tuple[dict[str, Any], Failure | None, str]:
-    """Starts a bot container and waits for its hello, then removes it.
-
-    Returns (the hello as a dict, None) or ({}, the failure), and the bot's output.
-    """
-    return asyncio.run(_probe(image, work_dir, startup_ms))
-
-
-async def _probe(image: str, work_dir: Path, startup_ms: int) -> tuple[dict[str, Any], Failure | None, str]:
-    socket_root = work_dir / "probe"
-    socket_root.mkdir(parents=True, exist_ok=True)
-    log_path = work_dir / "probe.log"
-    seat = ContainerSeat("probe", "", image, socket_root / "seat0", log_path, match_id="probe")
-    hello: dict[str, Any] = {}
-    failure: Failure | None = None
-    try:
-        msg = await seat.connect(startup_ms)
-        hello = {"name": msg.name, "version": msg.version, "protocol_version": msg.protocol_version,
-                 "games": list(msg.games)}
-    except Failure as exc:
-        failure = exc
-    finally:
-        await seat.close()
-    log = log_path.read_text(errors="replace") if log_path.exists() else ""
-    return hello, failure, log

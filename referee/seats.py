@@ -80,6 +80,14 @@ class Seat(ABC):
         self.deals: set[str] = set()  # the deals the current process has been dealt
         self.cgroup: Any = None  # the current process's cgroup, when the fairness guard can watch it
         self.refused: Failure | None = None  # its hello was refused: out for the whole match
+        self.language = ""  # what the bot is written in, when its image says (Arena's build labels it)
+        self.peak_memory: int | None = None  # bytes, the most one launch of the bot held; None: not measured
+        self.shutdown: dict[str, Any] | None = None  # how the bot ended after MatchEnd, when given time to
+
+    def memory_seen(self, peak: int | None) -> None:
+        """Keeps ``peak`` (bytes, one launch's peak memory) if it is the highest so far."""
+        if peak is not None:
+            self.peak_memory = max(peak, self.peak_memory or 0)
 
     @property
     @abstractmethod
@@ -126,8 +134,9 @@ class Seat(ABC):
         """Tells the bot how the game ended; ``events`` are the game's events since the seat's
         last decision, as it may see them (a live bot gets them in the GameEnd)."""
 
-    async def match_end(self, msg: pb.MatchEnd) -> None:  # noqa: B027 - optional
-        pass
+    async def match_end(self, msg: pb.MatchEnd, grace: float = 0.0) -> None:  # noqa: B027 - optional
+        """Tells the bot the match is over; with ``grace``, waits up to that many seconds for it
+        to exit by itself and says how it ended in :attr:`shutdown`."""
 
     @abstractmethod
     async def stop(self) -> None:
@@ -359,16 +368,32 @@ class GrpcSeat(Seat):
         except codec.MalformedMessage as exc:
             raise await self._mark_dead(Failure(MALFORMED, str(exc))) from None
 
+    def memory_now(self) -> int | None:
+        """The current launch's peak memory so far, in bytes, while it runs; None when not
+        measured. Read at each game's end (a bot may exit by itself once the match is over)
+        and before the bot is killed."""
+        return None
+
     async def game_end(self, msg: pb.GameEnd, events: list[dict[str, Any]]) -> None:
+        self.memory_seen(self.memory_now())
         if self.alive:
             msg.events.extend(codec.encode_events(self.game, events))
             with contextlib.suppress(Failure):
                 await self._send(pb.RefereeMessage(game_end=msg), 2.0)
 
-    async def match_end(self, msg: pb.MatchEnd) -> None:
-        if self.alive:
-            with contextlib.suppress(Failure):
-                await self._send(pb.RefereeMessage(match_end=msg), 2.0)
+    async def match_end(self, msg: pb.MatchEnd, grace: float = 0.0) -> None:
+        if not self.alive:
+            return
+        try:
+            await self._send(pb.RefereeMessage(match_end=msg), 2.0)
+        except Failure:
+            return
+        if self.conn is not None:
+            self.conn.finish()  # the stream ends after MatchEnd: a bot that reads to its end may stop there
+        if grace > 0:
+            t0 = time.perf_counter()
+            status = await self.exit_status(grace)
+            self.shutdown = {"status": status or "still running", "ms": round((time.perf_counter() - t0) * 1000)}
 
     async def stop(self) -> None:
         self.conn = None
@@ -417,6 +442,9 @@ class ProcessSeat(GrpcSeat):
         self.tail = bytearray()
         self.drain = asyncio.ensure_future(drain_capped(self.proc.stdout, self.log_file, LOG_CAP, self.tail))
 
+    def memory_now(self) -> int | None:
+        return None if self.proc is None else group_peak_memory(self.proc.pid)
+
     async def exit_status(self, wait: float) -> str | None:
         if self.proc is None:
             return "not started"
@@ -434,6 +462,7 @@ class ProcessSeat(GrpcSeat):
         return bytes(self.tail)
 
     async def kill(self) -> None:
+        self.memory_seen(self.memory_now())
         proc, self.proc = self.proc, None
         if proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -450,3 +479,22 @@ class ProcessSeat(GrpcSeat):
         if self.log_file is not None:
             self.log_file.close()
             self.log_file = None
+
+
+def group_peak_memory(group: int) -> int | None:
+    """The peak resident memory (``VmHWM``) of every live process of the process group ``group``,
+    summed, in bytes: what a local bot and the processes it started have held at most (each at its
+    own moment, so it may be more than they held at once); None when no process of it is left."""
+    total, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+            if int(text[text.rindex(")") + 2:].split()[2]) != group:  # fields: state, ppid, pgrp
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, ValueError):  # gone meanwhile
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                total, found = total + int(line.split()[1]) * 1024, True
+    return total if found else None

@@ -18,7 +18,8 @@ Example (JSON)::
         {"name": "inproc", "builtin": "random"}
       ],
       "time": {"startup_ms": 10000, "decision_ms": 1000, "bank_ms": 10000},
-      "max_restarts": 2
+      "max_restarts": 2,
+      "shutdown_ms": 0
     }
 
 Each bot is reached one way: ``command`` (a local process, told its socket in
@@ -144,6 +145,9 @@ class MatchSpec:
     """(deal, rotation) for each game; empty: planned from ``games`` and ``duplicate``."""
     seed: int | None = None
     """Set when ``secret`` stands for a development seed (see :func:`dev_secret`)."""
+    shutdown_ms: int = 0
+    """After MatchEnd, how long each live bot has to exit by itself before it is stopped, and
+    result.json says how it ended (its ``shutdown``); 0: stopped at once, nothing said."""
 
     @property
     def num_players(self) -> int:
@@ -261,6 +265,7 @@ def parse_spec(data: Any) -> MatchSpec:
         time=TimeControl(**time),
         max_restarts=_int(data, "max_restarts", limits.MAX_RESTARTS, minimum=0),
         duplicate=bool(data.get("duplicate", True)),
+        shutdown_ms=_int(data, "shutdown_ms", 0, minimum=0),
     )
     if not out.match_id or "/" in out.match_id:
         raise SpecError(f"match_id must be a plain name, got {out.match_id!r}")

@@ -30,5 +30,9 @@ def test_the_bot_authors_page_says_the_same_numbers():
                 f"`/tmp` is a {limits.TMPFS_MB} MiB tmpfs", f"| file size | {limits.FILE_SIZE_MB} MiB",
                 f"{limits.OPEN_FILES} open files", f"the last {limits.LOG_CAP // 2**20} MiB",
                 f"| memory | {limits.BUILD_MEMORY_MB // 1024} GiB per step", f"| processes | {limits.BUILD_PIDS} for",
-                f"| time | {limits.BUILD_TIMEOUT_S // 60} minutes", f"| image | {limits.MAX_IMAGE_MB // 1024} GiB"):
+                f"| time | {limits.BUILD_TIMEOUT_S // 60} minutes", f"| image | {limits.MAX_IMAGE_MB // 1024} GiB",
+                f"says hello within {limits.CHECK_STARTUP_MS // 1000} s",
+                f"with {limits.CHECK_SLACK} times the decision",
+                f"with code 0 within {limits.CHECK_SHUTDOWN_MS // 1000} s", f"the container's {limits.MEMORY_MB} MiB",
+                f"({limits.DECISION_MS // 1000} s a decision, a {limits.BANK_MS // 1000} s bank"):
         assert row in page, f"docs/writing-a-bot.md does not say {row!r}"

@@ -1,4 +1,4 @@
-"""``arena bot``: build a bot folder into an image, and validate an image by playing it."""
+"""``arena bot``: build a bot folder into an image, check a bot by playing it, submit a bot folder."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ from pathlib import Path
 
 import click
 
+from referee import limits
 from referee.sandbox import client, docker_client
+from referee.spec import TimeControl
 from referee.textlog import printable
 
-from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config, validate_bot
+from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config
+from ..conformance import check_bot
 from ..submissions import SubmissionRefused, submit_bot
 from .options import user_errors, with_store
 
@@ -57,20 +60,35 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
     click.echo(f"built {result.tag} ({result.size_mb:.0f} MiB, {result.seconds:.1f} s)")
 
 
-@bot.command()
-@click.argument("image")
-@click.option("--startup-ms", default=15_000, show_default=True)
-@click.option("--decision-ms", default=2_000, show_default=True)
+@bot.command(context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
+@click.option("--command", "is_command", is_flag=True,
+              help="Check a local process run by the command that follows (development), not an image.")
+@click.option("--decision-ms", type=click.IntRange(min=1), default=limits.DECISION_MS, show_default=True,
+              help=f"The time control under load: per decision (other games get {limits.CHECK_SLACK} times as long).")
+@click.option("--bank-ms", type=click.IntRange(min=0), default=limits.BANK_MS, show_default=True,
+              help="The time control under load: the bank of a game.")
+@click.argument("target", nargs=-1, required=True, metavar="IMAGE | --command CMD...")
 @user_errors
-def validate(image: str, startup_ms: int, decision_ms: int) -> None:
-    """Start IMAGE, check its hello, and play a short game of each game it claims."""
-    client()  # no engine: say so, rather than fail the validation
-    result = validate_bot(image, startup_ms=startup_ms, decision_ms=decision_ms, say=echo_line)
-    click.echo(printable(result.summary(), LINE))
-    if not result.ok:
-        if result.log.strip():
+def check(is_command: bool, decision_ms: int, bank_ms: int, target: tuple[str, ...]) -> None:
+    """Check a bot before submitting it, the way a submission does: its image settings, its
+    hello (against bot.toml), one game of every game it claims at every player count, its time
+    under a loaded CPU, its memory and its exit at MatchEnd. Options go before IMAGE or CMD.
+
+    Exit status 1 when any check fails.
+    """
+    if not is_command and len(target) != 1:
+        raise click.UsageError("give one IMAGE (options go before it), or --command CMD...")
+    if not is_command:
+        client()  # no engine: say so, rather than fail the check
+    time_control = TimeControl(limits.CHECK_STARTUP_MS, decision_ms, bank_ms)
+    report = check_bot(image="" if is_command else target[0], command=target if is_command else (),
+                       time_control=time_control, say=click.echo)
+    for line in report.text():
+        click.echo(line)
+    if not report.ok:
+        if report.log.strip():
             click.echo("the bot's output (last lines):")
-            for line in result.log.strip().splitlines()[-20:]:
+            for line in report.log.strip().splitlines()[-20:]:
                 echo_line(f"| {line}")
         raise SystemExit(1)
 
@@ -83,13 +101,13 @@ def validate(image: str, startup_ms: int, decision_ms: int) -> None:
 @with_store()
 @user_errors
 def submit(path: Path, league_name: str | None, root: Path | None, quiet: bool, store) -> None:
-    """Build and validate the bot folder PATH, then register it as a new bot version.
+    """Build the bot folder PATH, check it (arena bot check), then register it as a new bot version.
 
-    A bot that fails to build or to validate is refused, and nothing is registered.
+    A bot that fails to build or fails a check is refused, and nothing is registered.
     """
     with submission_errors():
         submit_bot(store, path, league_name, root, say=click.echo,
-                   build_say=(lambda line: None) if quiet else echo_line, validate_say=echo_line)
+                   build_say=(lambda line: None) if quiet else echo_line, check_say=click.echo)
 
 
 @contextlib.contextmanager
@@ -100,9 +118,7 @@ def submission_errors() -> Iterator[None]:
     except BotError as exc:
         raise click.ClickException(escaped(str(exc))) from exc
     except SubmissionRefused as exc:
-        validation = exc.validation
-        if validation is None:
-            raise click.ClickException(f"refused: {escaped(str(exc))}") from exc
-        tail = "\n".join(f"  | {printable(line, LINE)}" for line in validation.log.strip().splitlines()[-15:])
-        raise click.ClickException(f"refused: {printable(str(exc), LINE)}"
+        log = exc.report.log if exc.report is not None else ""
+        tail = "\n".join(f"  | {printable(line, LINE)}" for line in log.strip().splitlines()[-15:])
+        raise click.ClickException(f"refused: {escaped(str(exc))}"
                                    + (f"\nthe bot's output:\n{tail}" if tail else "")) from exc

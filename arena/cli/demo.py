@@ -34,7 +34,7 @@ def demo(game: str, name: str | None, rounds: int | None, jobs: int, runs_dir: P
     """
     name = name or f"{game}-demo"
     with submission_errors():
-        players = demo_league(store, game, name, SAMPLES, say=click.echo, validate_say=echo_line)
+        players = demo_league(store, game, name, SAMPLES, say=click.echo, check_say=echo_line)
     run_with_progress(store, name, rounds or players, jobs, runs_dir)
     click.echo()
     print_leaderboard(leaderboard(store, name))

@@ -90,11 +90,12 @@ def results_table(result: dict) -> str:
     rows = sorted(result["totals"], key=lambda t: (t["mean_rank"], -t["mean_score"]))
     names = [printable(t["bot"]) for t in rows]
     width = max(4, *map(len, names))
-    lines = [f"{'bot':<{width}}  {'version':<10} {'games':>5} {'wins':>5} {'mean rank':>9} "
+    lines = [f"{'bot':<{width}}  {'version':<10} {'language':<10} {'games':>5} {'wins':>5} {'mean rank':>9} "
              f"{'mean score':>11} {'failures':>8}"]
     for name, t in zip(names, rows, strict=True):
         version = printable(t["version"], limit=24) or "-"
-        lines.append(f"{name:<{width}}  {version:<10} {t['games']:>5} {t['wins']:>5} "
+        language = printable(t["language"], limit=16) or "-"  # the image's label: only a container seat has one
+        lines.append(f"{name:<{width}}  {version:<10} {language:<10} {t['games']:>5} {t['wins']:>5} "
                      f"{t['mean_rank']:>9.2f} {t['mean_score']:>11.1f} {t['failures']:>8}")
     reasons: dict[str, int] = {}
     for g in result["games"]:

@@ -27,7 +27,9 @@ def show_match(match_id: int, store) -> None:
     match = stored_match(store, match_id)
     click.echo(f"match {match.id}: league {printable(match.league)} ({match.game}), round {match.round} "
                f"(cycle {match.cycle})")
-    click.echo(f"bots: {', '.join(map(printable, match.bots))}; restarts: {match.restarts}")
+    bots = ", ".join(f"{printable(bot)} ({printable(language, 16)})" for bot, language in zip(
+        match.bots, match.languages, strict=True))
+    click.echo(f"bots: {bots}; restarts: {match.restarts}")
     click.echo(f"records: {match.record_dir}")
     click.echo(f"played {match.started_at:%Y-%m-%d %H:%M:%S} - {match.finished_at:%H:%M:%S}")
     for game in match.games:
@@ -48,8 +50,8 @@ def show_game(game_id: int, log: bool, store) -> None:
     click.echo(f"game {game.id}: match {game.match_id}, index {game.index}, deal {game.deal}, seed {game.seed}")
     for seat, bot in enumerate(game.bots):
         failure = f"  failed: {game.failures[seat]}" if game.failures[seat] else ""
-        click.echo(f"  seat {seat}: {printable(bot):<24} score {game.scores[seat]:>8}  "
-                   f"rank {game.ranks[seat]}{failure}")
+        click.echo(f"  seat {seat}: {printable(bot):<24} {printable(game.languages[seat], 16):<10} "
+                   f"score {game.scores[seat]:>8}  rank {game.ranks[seat]}{failure}")
     click.echo(f"record: {game.record_path}")
     if log:
         click.get_current_context().invoke(replay, record_file=Path(game.record_path), seat=None, check=True)

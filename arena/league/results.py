@@ -20,6 +20,7 @@ class StoredGame:
     deal: str
     seed: str
     bots: list[str]  # name@version of the bot in each seat
+    languages: list[str]  # bot.toml's language of the bot in each seat
     scores: list[int]
     ranks: list[int]
     failures: list[str]
@@ -34,6 +35,7 @@ class StoredMatch:
     round: int
     cycle: int  # the table's duplicate cycle (see schedule.py)
     bots: list[str]  # name@version, in the order of the table
+    languages: list[str]  # of each bot, in the same order
     restarts: list[int]
     record_dir: str
     started_at: datetime
@@ -47,10 +49,11 @@ def stored_match(store: Store, match_id: int) -> StoredMatch:
         if match is None:
             raise LeagueError(f"no match {match_id}")
         league = session.get(League, match.league_id)
-        labels = _labels(session, match.bots)
+        bots = _bots(session, match.bots)
         return StoredMatch(match.id, league.name, league.game, match.round, match.round // league.players,
-                           [labels[b] for b in match.bots], match.restarts, match.record_dir, match.started_at,
-                           match.finished_at, [_game(g, labels) for g in match.games])
+                           [bots[b].label for b in match.bots], [bots[b].language for b in match.bots],
+                           match.restarts, match.record_dir, match.started_at, match.finished_at,
+                           [_game(g, bots) for g in match.games])
 
 
 def stored_game(store: Store, game_id: int) -> StoredGame:
@@ -58,13 +61,14 @@ def stored_game(store: Store, game_id: int) -> StoredGame:
         game = session.get(Game, game_id)
         if game is None:
             raise LeagueError(f"no game {game_id}")
-        return _game(game, _labels(session, game.seats))
+        return _game(game, _bots(session, game.seats))
 
 
-def _labels(session: Any, ids: list[int]) -> dict[int, str]:
-    return {b.id: b.label for b in session.scalars(select(Bot).where(Bot.id.in_(set(ids))))}
+def _bots(session: Any, ids: list[int]) -> dict[int, Bot]:
+    return {b.id: b for b in session.scalars(select(Bot).where(Bot.id.in_(set(ids))))}
 
 
-def _game(game: Game, labels: dict[int, str]) -> StoredGame:
-    return StoredGame(game.id, game.match_id, game.index, game.deal, game.seed, [labels[b] for b in game.seats],
-                      game.scores, game.ranks, game.failures, game.record_path)
+def _game(game: Game, bots: dict[int, Bot]) -> StoredGame:
+    return StoredGame(game.id, game.match_id, game.index, game.deal, game.seed, [bots[b].label for b in game.seats],
+                      [bots[b].language for b in game.seats], game.scores, game.ranks, game.failures,
+                      game.record_path)

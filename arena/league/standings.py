@@ -50,7 +50,8 @@ def rebuild_ratings(store: Store, name: str) -> dict[int, Any]:
 
 
 def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
-    """One row per entrant, best conservative rating (mu - 3 sigma) first, with its rank."""
+    """One row per entrant, best conservative rating (mu - 3 sigma) first, with its rank; an
+    entrant that has not played yet (entered since the league last ran) has the prior rating."""
     with store() as session:
         league = get_league(session, name)
         rated = session.scalar(select(func.count(RatingHistory.id)).where(RatingHistory.league_id == league.id))
@@ -67,13 +68,18 @@ def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
                 s["wins"] += game.ranks[seat] == 1
                 s["score"] += game.scores[seat]
                 s["failures"] += bool(game.failures[seat])
+        ratings = {r.bot_id: r for r in session.scalars(select(Rating).where(Rating.league_id == league.id))}
+        prior = ENV.create_rating()
         rows = []
-        for rating in session.scalars(select(Rating).where(Rating.league_id == league.id)):
-            s = stats.get(rating.bot_id, {"games": 0, "wins": 0, "score": 0, "failures": 0})
-            bot = rating.bot
+        for entry in league.entries:
+            bot = entry.bot
+            rating = ratings.get(bot.id)
+            mu, sigma = (rating.mu, rating.sigma) if rating else (prior.mu, prior.sigma)
+            exposure = rating.exposure if rating else prior.mu - 3 * prior.sigma
+            s = stats.get(bot.id, {"games": 0, "wins": 0, "score": 0, "failures": 0})
             rows.append({
                 "bot": bot.name, "version": bot.version, "language": bot.language,
-                "exposure": round(rating.exposure, 3), "mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3),
+                "exposure": round(exposure, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
                 "games": int(s["games"]), "wins": int(s["wins"]),
                 "average_score": round(s["score"] / s["games"], 1) if s["games"] else 0.0,
                 "failure_rate": round(s["failures"] / s["games"], 3) if s["games"] else 0.0,

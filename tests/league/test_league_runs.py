@@ -215,7 +215,7 @@ def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path
 
 
 def test_arena_demo_from_scratch(db_url, tmp_path, sample_images):
-    """`make demo`'s command: submits the sample bots (build, validate, register), runs, prints."""
+    """`make demo`'s command: submits the sample bots (build, check, register), runs, prints."""
     env = {**os.environ, "ARENA_DB": db_url}
     result = CliRunner(env=env).invoke(arena, ["demo", "--rounds", "1", "--runs-dir", str(tmp_path / "runs")])
     assert result.exit_code == 0, result.output

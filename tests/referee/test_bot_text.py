@@ -47,8 +47,9 @@ def test_printable_text_is_kept_and_long_text_is_cut():
 
 
 def test_the_results_table_and_the_leaderboard_escape_what_bots_chose():
-    totals = {"bot": EVIL, "version": EVIL, "games": 3, "wins": 1, "mean_rank": 1.5, "mean_score": 2.0,
-              "failures": 1, "restarts": 0, "refused": f"protocol_version: bot plays {EVIL}, not prohis"}
+    totals = {"bot": EVIL, "version": EVIL, "language": EVIL, "games": 3, "wins": 1, "mean_rank": 1.5,
+              "mean_score": 2.0, "failures": 1, "restarts": 0,
+              "refused": f"protocol_version: bot plays {EVIL}, not prohis"}
     table = results_table({"totals": [totals, {**totals, "bot": "plain", "refused": ""}],
                            "games": [{"failures": ["protocol_version", ""]}]})
     safe(table)

@@ -1,4 +1,4 @@
-"""`arena bot build`, `arena bot validate`, `arena doctor`, `make images`, and cleanup."""
+"""`arena bot build`, `arena doctor`, `make images`, and cleanup (`arena bot check`: test_check.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import docker.errors
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import BotError, build_bot, load_bot_config, validate_bot
+from arena.bots import BotError, build_bot, load_bot_config
 from arena.cli import main as arena
 from arena.images import PYTHON_BASE, build_base
 from referee.sandbox import LABEL, OWNER_LABEL
@@ -106,53 +106,6 @@ def test_arena_bot_build_tags_by_name_and_version(docker_client):
     assert labels["arena.bot.language"] == "python" and labels["arena.bot.author"] == "Arena"
     bad = CliRunner().invoke(arena, ["bot", "build", str(ROOT / "nowhere")])
     assert bad.exit_code == 1 and "is not a folder" in bad.output
-
-
-def test_validate_accepts_the_sample_bots(sample_images):
-    from referee.games import GAMES
-
-    for folder, image in sample_images.items():
-        claimed = load_bot_config(ROOT / "sample_bots" / "python" / folder).games
-        result = validate_bot(image)
-        assert result.ok, result.summary()
-        assert result.hello["protocol_version"] == 1
-        assert [g.game for g in result.games] == (list(claimed) or sorted(GAMES))
-
-
-@pytest.mark.parametrize("kind, expected", [
-    ("noconnect", "no_hello: no hello within 3000 ms"),
-    ("badversion", "protocol_version: bot speaks protocol 99"),
-    ("illegal", "illegal: 'flip:9' is not one of"),
-    ("exit", "crash:"),
-    ("sleep", "timeout: no reply within"),
-])
-def test_validate_says_exactly_what_went_wrong(kind, expected, misbehaving_images):
-    result = validate_bot(misbehaving_images[kind], startup_ms=3000, decision_ms=500)
-    assert not result.ok
-    assert expected in result.summary(), result.summary()
-    if kind == "illegal":
-        assert "'flip:9' is not among the legal actions" in result.log  # the bot's own stderr
-
-
-def test_arena_bot_validate_prints_the_bots_output_on_failure(misbehaving_images):
-    result = CliRunner().invoke(arena, ["bot", "validate", misbehaving_images["illegal"],
-                                        "--decision-ms", "500"])
-    assert result.exit_code == 1
-    assert "FAILED" in result.output and "the bot's output" in result.output
-    assert "is not among the legal actions" in result.output
-
-
-def test_arena_bot_validate_prints_a_hostile_hello_escaped(misbehaving_images):
-    """The name, version and games a bot says hello with reach the terminal only escaped (and
-    cut short), and a claimed game that does not exist is named, not a crash."""
-    runner = CliRunner()
-    result = runner.invoke(arena, ["bot", "validate", misbehaving_images["evilname"], "--decision-ms", "500"])
-    assert result.exit_code == 0, result.output
-    assert "hello: \\x1b[2J\\x1b[H\\x1b[31mevil\\r\\nforged-row" in result.output
-    claims = runner.invoke(arena, ["bot", "validate", misbehaving_images["evilgames"]])
-    assert claims.exit_code == 1 and "the hello claims unknown game(s): '\\x1b[2J" in claims.output, claims.output
-    for line in (result.output + claims.output).splitlines():
-        assert line.isprintable() and len(line) <= 310, repr(line)
 
 
 def test_make_images_twice_reuses_what_exists(docker_client):

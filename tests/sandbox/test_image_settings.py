@@ -1,5 +1,5 @@
 """The profile is Arena's, whatever the image says: image settings that would add storage,
-processes, ports or host work are refused by `arena bot build` and `arena bot validate` with a
+processes, ports or host work are refused by `arena bot build` and `arena bot check` with a
 message naming the instruction, and overridden or refused at run time for images that never
 went through them. Containers go with their volumes."""
 
@@ -82,14 +82,15 @@ def test_healthcheck_none_cancels_a_base_images_check(tmp_path, docker_client, u
     docker_client.images.remove(built.tag)  # with the build's untagged steps below it
 
 
-# -- validate time ---------------------------------------------------------------------------
+# -- check time ------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind, declared", [("volume", "VOLUME ['/data']"),
                                             ("healthcheck", "HEALTHCHECK ['CMD-SHELL', 'true']")])
-def test_arena_bot_validate_refuses_image_settings(kind, declared, unvetted, mark):
-    result = CliRunner().invoke(arena, ["bot", "validate", unvetted[kind]])
+def test_arena_bot_check_refuses_image_settings(kind, declared, unvetted, mark):
+    result = CliRunner().invoke(arena, ["bot", "check", unvetted[kind]])
     assert result.exit_code == 1, result.output
-    assert f"{unvetted[kind]}: FAILED: refused: it declares" in result.output and declared in result.output
+    assert "FAIL  image settings: refused: it declares" in result.output and f"  {declared}: " in result.output
     assert "hello:" not in result.output  # refused before the bot was even started
+    assert result.output.rstrip().endswith(f"{unvetted[kind]}: FAILED 1 of 1 checks")
 
 
 # -- run time --------------------------------------------------------------------------------

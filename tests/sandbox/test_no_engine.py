@@ -37,7 +37,7 @@ def test_the_factory_names_the_missing_engine(no_engine):
     ["images", "list"],
     ["images", "build"],
     ["bot", "build", str(KIT / "random"), "--root", str(KIT)],
-    ["bot", "validate", "arena-bot/random:1.0.0"],
+    ["bot", "check", "arena-bot/random:1.0.0"],
     ["bot", "submit", str(KIT / "random"), "--root", str(KIT)],
 ], ids=" ".join)
 def test_commands_that_need_docker_say_so(no_engine, args, tmp_path):

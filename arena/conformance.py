@@ -1,0 +1,399 @@
+"""``arena bot check``: the conformance suite a bot author runs before submitting, and that every
+submission runs (``arena/submissions.py``). One bot, an image or a local command, is played the
+way a league plays it and held to what a league needs of it, one line of the report per check:
+
+- **image settings** (an image): it declares nothing Arena's sandbox refuses (VOLUME, HEALTHCHECK, ...);
+- **hello**: it says hello within the startup limit, with the name and version of its bot.toml
+  (``arena bot build`` puts them on the image as the labels ``arena.bot.name`` and
+  ``arena.bot.version``); **protocol**: its protocol version is the referee's; **games**: the
+  games it claims exist;
+- **GAME, N players**: one game against random built-in players at every player count of every
+  game it claims, without a failure, with ``CHECK_SLACK`` times the time control's decision time:
+  these games judge what it does, not how fast, even on a busy machine;
+- **GAME under load**: one game of each game it claims at the time control itself, with a
+  process spinning on the match's core all along (the bot gets half its core), without a
+  failure: a bot that only keeps to its time on an idle machine times out here;
+- **memory**: the most its container held (its memory cgroup's peak: what the limit counts), or
+  for a local command its processes' resident peaks, stays under the container's limit;
+- **shutdown**: at MatchEnd it exits by itself with code 0 within ``CHECK_SHUTDOWN_MS``;
+
+then the p50 and p99 of its think time in each game, from the referee's own timing of each
+decision (the ``ms`` of each decision in the game records).
+
+Each game is a match of its own in a referee process (:func:`referee.launch`), pinned to a core.
+The games under load come first, each with a core to itself and its hog; then the others, two
+to a core.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import queue
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import docker.errors
+
+from arena_protocol import PROTOCOL_VERSION
+from referee import cpu, launch, limits
+from referee.games import GAMES
+from referee.match import log_name, run_async
+from referee.records import read_record
+from referee.sandbox import LABEL, OWNER_LABEL, PROFILE, ContainerSeat, client, owner_id
+from referee.seats import PROTOCOL_VERSION_MISMATCH, Failure, GrpcSeat, ProcessSeat
+from referee.spec import BotSpec, MatchSpec, TimeControl
+from referee.textlog import printable
+
+from .bots import image_refusal
+from .images import PYTHON_BASE
+
+PASS, FAIL, SKIP = "pass", "FAIL", "skip"
+CANDIDATE = "candidate"  # the bot's name in the check's matches: not the one it says hello with
+TIME_CONTROL = TimeControl(startup_ms=limits.CHECK_STARTUP_MS, decision_ms=limits.DECISION_MS,
+                           bank_ms=limits.BANK_MS)  # a league's, with the check's time to start
+GAMES_PER_CORE = 2  # games not under load, played at once on one core
+LINE_CHARS = 300  # of one printed line
+LOG_CHARS = 64 * 1024  # of the bot's output kept in a report
+# A CPU hog beside a local bot: spins until killed, and dies with the process that started it.
+HOG = ("import ctypes, os, sys\nctypes.CDLL(None).prctl(1, 9)\n"
+       "if os.getppid() == int(sys.argv[1]):\n    while True: pass\n")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One check: what was checked, pass, FAIL or skip, and what was seen."""
+
+    check: str
+    status: str
+    seen: str  # quotes the bot: str(line) escapes it
+
+    def __str__(self) -> str:
+        first, *more = f"{self.status:<4}  {self.check}: {self.seen}".split("\n")
+        return "\n".join([printable(first, LINE_CHARS), *(f"      {printable(m, LINE_CHARS)}" for m in more)])
+
+
+@dataclass(frozen=True)
+class ThinkTime:
+    """The bot's think time in one game (its games without load), from the game records."""
+
+    game: str
+    decisions: int
+    p50_ms: float
+    p99_ms: float
+
+
+@dataclass
+class CheckReport:
+    target: str  # the image, or the command
+    lines: list[Line] = field(default_factory=list)
+    hello: dict[str, Any] = field(default_factory=dict)  # name, version, protocol_version, games; {} if none
+    think: list[ThinkTime] = field(default_factory=list)
+    log: str = ""  # the bot's output where it first failed (escape it before printing)
+
+    @property
+    def failed(self) -> list[Line]:
+        return [line for line in self.lines if line.status == FAIL]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.lines) and not self.failed
+
+    def text(self) -> list[str]:
+        """The report as lines to print (escaped): every check, the think times, and the verdict."""
+        out = [part for line in self.lines for part in str(line).split("\n")]
+        if self.think:
+            out.append("think time per decision, as the referee timed it (games without load):")
+            out += [f"  {t.game:<8} p50 {t.p50_ms:8.2f} ms   p99 {t.p99_ms:8.2f} ms   ({t.decisions} decisions)"
+                    for t in self.think]
+        verdict = "passes every check" if self.ok else f"FAILED {len(self.failed)} of {len(self.lines)} checks"
+        return [*out, f"{printable(self.target, 200)}: {verdict}"]
+
+
+@dataclass(frozen=True)
+class _Game:
+    """One game the check plays: a match of its own."""
+
+    game: str
+    players: int
+    load: bool = False  # at the time control itself, with a CPU hog on its core
+
+    @property
+    def check(self) -> str:
+        return f"{self.game} under load" if self.load else f"{self.game}, {self.players} players"
+
+    @property
+    def match_id(self) -> str:
+        return f"check-{self.game}-{self.players}" + ("-load" if self.load else "")
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What the bot did in one of the check's games."""
+
+    game: _Game
+    failure: str  # the reason, or ""
+    detail: str
+    rank: int
+    think_ms: list[float]  # each decision it made, as the referee timed it
+    peak_mb: float | None
+    shutdown: dict[str, Any] | None  # how it ended after MatchEnd, if it was alive then
+    log: str
+
+
+def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeControl = TIME_CONTROL,
+              say: Callable[[str], None] = lambda line: None) -> CheckReport:
+    """Checks the bot in ``image`` (a container, as a league runs it) or run by ``command`` (a
+    local process, for development); ``say`` gets progress lines. The games under load are held
+    to ``time_control``; the others get ``CHECK_SLACK`` times its decision time."""
+    if bool(image) == bool(command):
+        raise ValueError("check_bot takes an image or a command")
+    bot = BotSpec(CANDIDATE, image=image, command=tuple(command))
+    report = CheckReport(image or shlex.join(command))
+    labels: dict[str, str] = {}
+    if image:
+        labels, line = _image(image)
+        report.lines.append(line)
+        if line.status == FAIL:
+            return report
+    with tempfile.TemporaryDirectory(prefix="arena-check-") as tmp:
+        say(f"starting {printable(report.target, 200)} for its hello ...")
+        hello, failure, log = run_async(_say_hello(bot, Path(tmp), time_control.startup_ms))
+        report.hello = hello
+        if failure is not None:
+            check = "protocol" if failure.reason == PROTOCOL_VERSION_MISMATCH else "hello"
+            report.lines.append(Line(check, FAIL, str(failure)))
+            report.log = log[-LOG_CHARS:]
+            return report
+        claimed = _claimed(hello, labels)
+        report.lines += _hello_lines(hello, labels, bool(image), claimed)
+        if any(g not in GAMES for g in claimed):
+            return report
+        plan = [*(_Game(g, GAMES[g].min_players, load=True) for g in claimed),
+                *(_Game(g, n) for g in claimed for n in range(GAMES[g].min_players, GAMES[g].max_players + 1))]
+        say(f"playing {len(plan)} games on {len(cpu.allowed())} core(s) ...")
+        played = _play_all(bot, plan, time_control, Path(tmp), cpu.allowed())
+    plain = [p for p in played if not p.game.load]
+    report.lines += [_game_line(p) for p in plain]
+    report.lines += [_load_line(p, time_control) for p in played if p.game.load]
+    report.lines += [_memory_line(played, bool(image)), _shutdown_line(played)]
+    report.think = [_think_time(g, [ms for p in plain if p.game.game == g for ms in p.think_ms]) for g in claimed]
+    report.log = next((p.log for p in played if p.failure or _bad_shutdown(p)), "")[-LOG_CHARS:]
+    return report
+
+
+def _image(image: str) -> tuple[dict[str, str], Line]:
+    """The image's labels, and the line on its settings."""
+    try:
+        config = client().api.inspect_image(image)["Config"] or {}
+    except docker.errors.ImageNotFound:
+        return {}, Line("image", FAIL, f"no image {image!r} on this Docker engine (build it with `arena bot build`)")
+    refusal = image_refusal(config)
+    if refusal:
+        return {}, Line("image settings", FAIL, f"refused: {refusal}")
+    return config.get("Labels") or {}, Line("image settings", PASS, "nothing Arena's sandbox refuses")
+
+
+async def _say_hello(bot: BotSpec, folder: Path, startup_ms: int) -> tuple[dict[str, Any], Failure | None, str]:
+    """Starts the bot and waits for its hello, then stops it. Returns the hello as a dict (or
+    {}), the failure (or None) and the bot's output."""
+    log_path = folder / "hello.log"
+    seat: GrpcSeat
+    if bot.image:
+        seat = ContainerSeat(bot.name, "", bot.image, folder / "hello", log_path, match_id="check-hello")
+    else:
+        seat = ProcessSeat(bot.name, "", bot.command, folder / "hello", log_path)
+    hello: dict[str, Any] = {}
+    failure: Failure | None = None
+    try:
+        msg = await seat.connect(startup_ms)
+        hello = {"name": msg.name, "version": msg.version, "protocol_version": msg.protocol_version,
+                 "games": list(msg.games)}
+    except Failure as exc:
+        failure = exc
+    finally:
+        await seat.close()
+    return hello, failure, log_path.read_text(errors="replace") if log_path.exists() else ""
+
+
+def _claimed(hello: dict[str, Any], labels: dict[str, str]) -> list[str]:
+    """The games the bot plays, as a submission registers them: those its hello claims, else
+    those its bot.toml lists (the image's ``arena.bot.games``), else every game."""
+    return list(hello["games"]) or _toml_games(labels) or sorted(GAMES)
+
+
+def _toml_games(labels: dict[str, str]) -> list[str]:
+    return [game for game in labels.get("arena.bot.games", "").split(",") if game]
+
+
+def _hello_lines(hello: dict[str, Any], labels: dict[str, str], image: bool, claimed: list[str]) -> list[Line]:
+    """The lines on the hello: name and version against bot.toml's, the protocol, the games."""
+    said = f"{hello['name']!r} {hello['version']!r}"
+    toml = (labels.get("arena.bot.name"), labels.get("arena.bot.version"))
+    if not image:
+        hello_line = Line("hello", PASS, f"{said} (a command has no bot.toml to compare them with)")
+    elif toml[0] is None:
+        hello_line = Line("hello", PASS, f"{said} (not compared: the image has no arena.bot.name label, which "
+                                         "`arena bot build` sets from bot.toml)")
+    elif (hello["name"], hello["version"]) == toml:
+        hello_line = Line("hello", PASS, f"{said}, as its bot.toml says")
+    else:
+        hello_line = Line("hello", FAIL, f"says it is {said}, but its bot.toml says {toml[0]!r} {toml[1]!r}: "
+                                         "the name and version in the hello must be bot.toml's")
+    lines = [hello_line, Line("protocol", PASS, f"version {PROTOCOL_VERSION}")]
+    unknown = [g for g in claimed if g not in GAMES]
+    if unknown:
+        lines.append(Line("games", FAIL, f"claims unknown game(s) {', '.join(map(repr, unknown))}; the games are "
+                                         f"{', '.join(sorted(GAMES))} (an empty list claims them all)"))
+    elif hello["games"]:
+        lines.append(Line("games", PASS, ", ".join(claimed)))
+    elif _toml_games(labels):
+        lines.append(Line("games", PASS, f"{', '.join(claimed)}, as its bot.toml says (its hello claims every game)"))
+    else:
+        lines.append(Line("games", PASS, f"every game: {', '.join(claimed)}"))
+    return lines
+
+
+def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder: Path,
+              cores: list[int]) -> list[_Played]:
+    """Plays every game of ``plan`` (its games under load first); returns them in plan order.
+    A game under load has its core to itself; the others share theirs two by two, as their
+    time is not judged."""
+    loads = [game for game in plan if game.load]
+    others = [game for game in plan if not game.load]
+    return [*_on_cores(bot, loads, time_control, folder, cores),
+            *_on_cores(bot, others, time_control, folder, cores * GAMES_PER_CORE)]
+
+
+def _on_cores(bot: BotSpec, games: list[_Game], time_control: TimeControl, folder: Path,
+              slots: list[int]) -> list[_Played]:
+    """Plays ``games``, as many at a time as there are ``slots``, each on its slot's core."""
+    free: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for core in slots:
+        free.put(core)
+
+    def play(game: _Game) -> _Played:
+        core = free.get()
+        try:
+            return _play(bot, game, time_control, folder, core)
+        finally:
+            free.put(core)
+
+    with ThreadPoolExecutor(max_workers=max(1, len(slots)), thread_name_prefix="check") as pool:
+        return list(pool.map(play, games))
+
+
+def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, core: int) -> _Played:
+    """One game of the check: a match of the bot and random built-in players on ``core``."""
+    time = time_control if game.load else TimeControl(
+        time_control.startup_ms, time_control.decision_ms * limits.CHECK_SLACK, time_control.bank_ms)
+    spec = MatchSpec(game=game.game, match_id=game.match_id, time=time, max_restarts=0,
+                     shutdown_ms=limits.CHECK_SHUTDOWN_MS,
+                     bots=(bot, *(BotSpec(f"random-{i}", builtin="random") for i in range(1, game.players))))
+    out = folder / game.match_id
+    with cpu_hog(core, container=bool(bot.image)) if game.load else contextlib.nullcontext():
+        result = launch(spec, out, cpu=str(core))
+    outcome = result.games[0]
+    seat = outcome["bots"].index(0)
+    record = read_record(out / outcome["record"])
+    log = out / log_name(0, CANDIDATE)
+    return _Played(
+        game, outcome["failures"][seat], next((f["detail"] for f in record.failures if f["seat"] == seat), ""),
+        outcome["ranks"][seat], [d["ms"] for d in record.decisions if d["seat"] == seat and not d.get("fallback")],
+        result.totals[0]["peak_memory_mb"], result.totals[0]["shutdown"],
+        log.read_text(errors="replace") if log.exists() else "")
+
+
+@contextlib.contextmanager
+def cpu_hog(core: int, container: bool) -> Iterator[None]:
+    """Something spinning on ``core`` while the block runs, beside the bot: a container with
+    Arena's profile (a neighbour in Docker's cgroup, as bot containers are) or, for a local
+    bot, a local process. Each ends with this process (the container by the next sweep)."""
+    if not container:
+        hog = subprocess.Popen([sys.executable, "-c", HOG, str(os.getpid())], stdin=subprocess.DEVNULL)
+        try:
+            os.sched_setaffinity(hog.pid, {core})
+            yield
+        finally:
+            hog.kill()
+            hog.wait()
+        return
+    spinner = client().containers.run(
+        f"{PYTHON_BASE.name}:latest", ["sh", "-c", "while :; do :; done"], detach=True, cpuset_cpus=str(core),
+        labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": "check-hog"}, **PROFILE.container_options())
+    try:
+        yield
+    finally:
+        spinner.remove(force=True, v=True)
+
+
+def _game_line(p: _Played) -> Line:
+    if p.failure:
+        return Line(p.game.check, FAIL, f"{p.failure}: {p.detail}")
+    decisions = len(p.think_ms)
+    return Line(p.game.check, PASS, f"rank {p.rank} of {p.game.players}, {decisions} decision"
+                                    + ("" if decisions == 1 else "s"))
+
+
+def _load_line(p: _Played, time_control: TimeControl) -> Line:
+    limit = f"{time_control.decision_ms} ms a decision and a bank of {time_control.bank_ms} ms"
+    if p.failure:
+        return Line(p.game.check, FAIL, f"{p.failure}: {p.detail} (with a CPU hog on its core; "
+                                        f"the time control: {limit})")
+    times = sorted(p.think_ms)
+    bank = sum(max(0.0, ms - time_control.decision_ms) for ms in times)
+    return Line(p.game.check, PASS, f"p50 {_percentile(times, 0.5):.1f} ms, p99 {_percentile(times, 0.99):.1f} ms, "
+                                    f"slowest {times[-1] if times else 0:.1f} ms; bank used {bank:.0f} ms "
+                                    f"(with a CPU hog on its core; the time control: {limit})")
+
+
+def _memory_line(played: list[_Played], image: bool) -> Line:
+    limit = limits.MEMORY_MB
+    killed = next((p for p in played if "out of memory" in p.detail), None)
+    if killed is not None:
+        return Line("memory", FAIL, f"killed for using more than its limit of {limit} MiB ({killed.game.check})")
+    peaks = [p.peak_mb for p in played if p.peak_mb is not None]
+    if not peaks:
+        return Line("memory", SKIP, "not measured here")
+    peak = max(peaks)
+    what = "" if image else (" (a local command: its processes' resident peaks, summed; its container will "
+                             "hold it to the limit)")
+    if peak >= limit:
+        return Line("memory", FAIL, f"peak {peak:.0f} MiB: at or over the limit of {limit} MiB{what}")
+    return Line("memory", PASS, f"peak {peak:.0f} MiB of {limit} MiB{what}")
+
+
+def _bad_shutdown(p: _Played) -> bool:
+    return p.shutdown is not None and p.shutdown["status"] != "exit code 0"
+
+
+def _shutdown_line(played: list[_Played]) -> Line:
+    ended = [p for p in played if p.shutdown is not None]
+    if not ended:
+        return Line("shutdown", SKIP, "not seen: the bot had failed before the end of every game")
+    bad = next((p for p in ended if _bad_shutdown(p)), None)
+    if bad is not None:
+        assert bad.shutdown is not None
+        return Line("shutdown", FAIL, f"{bad.shutdown['status']} {bad.shutdown['ms']} ms after MatchEnd "
+                                      f"({bad.game.check}); a bot must exit by itself with code 0 within "
+                                      f"{limits.CHECK_SHUTDOWN_MS} ms")
+    slowest = max(p.shutdown["ms"] for p in ended if p.shutdown is not None)
+    return Line("shutdown", PASS, f"exit code 0 at most {slowest} ms after MatchEnd, in all {len(ended)} games")
+
+
+def _think_time(game: str, times: list[float]) -> ThinkTime:
+    times = sorted(times)
+    return ThinkTime(game, len(times), _percentile(times, 0.5), _percentile(times, 0.99))
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    """The nearest-rank percentile of a sorted list (0 for an empty one)."""
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)] if ordered else 0.0

@@ -1,0 +1,37 @@
+"""Every sample bot, in every language (the folders of sample_bots/<language>/<bot>/ are found
+when the tests are collected, so a bot added in any language is covered), is submitted as an
+author would: built offline, passing `arena bot check`, registered in a league; and the
+leaderboard shows it with bot.toml's name, version and language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.bots import load_bot_config
+from arena.cli import main as arena
+from arena.league import create_league
+from arena.league.schedule import ScheduleOptions
+from arena.submissions import submit_bot
+from referee.games import GAMES
+
+from .conftest import ROOT
+
+SAMPLES = sorted(toml.parent for toml in (ROOT / "sample_bots").glob("*/*/bot.toml"))
+
+
+@pytest.mark.parametrize("folder", SAMPLES, ids=lambda folder: f"{folder.parent.name}/{folder.name}")
+def test_a_sample_bot_passes_the_check_and_shows_with_its_language(folder: Path, store, db_url, docker_client):
+    config = load_bot_config(folder)
+    game = config.games[0] if config.games else "prohis"
+    create_league(store, "samples", game, GAMES[game].min_players, {}, ScheduleOptions())
+    report: list[str] = []
+    bot = submit_bot(store, folder, "samples", check_say=report.append)
+    assert report[-1] == f"{config.tag}: passes every check", "\n".join(report)
+    assert (bot.name, bot.version, bot.language) == (config.name, config.version, config.language)
+    board = CliRunner().invoke(arena, ["leaderboard", "samples", "--db", db_url])
+    assert board.exit_code == 0, board.output
+    [row] = board.output.splitlines()[1:]  # entered, not yet rated: shown at the prior rating
+    assert row.split()[:4] == ["1", config.name, config.version, config.language], row
