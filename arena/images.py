@@ -94,7 +94,36 @@ CPP_BASE = BaseImage(
     description="Debian bookworm, g++, gRPC and protobuf, and the C++ bot kit (libarenabot, arenabot.pc)",
     kit=ROOT / "kits" / "cpp",
 )
-BASE_IMAGES = (PYTHON_BASE, CPP_BASE)
+
+
+def fetch_npm_packages(context: Path) -> None:
+    """The JavaScript kit's npm packages, at the exact versions of its package-lock.json, into
+    the kit stage's ``kit/node_modules``: fetched on the host (the stage has no network) and
+    copied into the image as they are, which holds only for pure JavaScript (no install
+    scripts run, and a native addon is refused)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise ImageBuildError("npm is missing: the Node base fetches its kit's packages with it on the host "
+                              "(apt-get install npm)")
+    kit = context / "kit"
+    _run([npm, "ci", "--prefix", str(kit), "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund",
+          "--prefer-offline"], "npm ci (the JavaScript kit's packages)")
+    native = sorted(str(p.relative_to(kit)) for p in (kit / "node_modules").rglob("*.node"))
+    if native:
+        raise ImageBuildError(f"the JavaScript kit's packages hold native code ({', '.join(native)}): "
+                              "the Node base takes only pure JavaScript packages, installed on the host")
+
+
+NODE_BASE = BaseImage(
+    language="javascript",
+    name="arena/node-base",
+    packages=("nodejs",),
+    description="Debian bookworm, Debian's Node.js, @grpc/grpc-js and @grpc/proto-loader, and the JavaScript "
+                "bot kit (arenabot)",
+    kit=ROOT / "kits" / "javascript",
+    prepare=fetch_npm_packages,
+)
+BASE_IMAGES = (PYTHON_BASE, NODE_BASE, CPP_BASE)
 # bot.toml's language -> its base. A shell (sh, awk, perl) bot speaks stdio; those tools are in
 # every base, and the Python one is the smallest.
 LANGUAGES = {**{image.language: image for image in BASE_IMAGES}, "shell": PYTHON_BASE}

@@ -1,0 +1,10 @@
+// Plays a uniformly random legal action, in any game: its rng is reseeded with each game's seed.
+const { run, Strategy } = require('arenabot');
+
+class RandomBot extends Strategy {
+  decide(view, legalActions) {
+    return this.rng.choice(legalActions);
+  }
+}
+
+run(new RandomBot(), { name: 'js-random', version: '1.0.0' });
