@@ -9,12 +9,10 @@ import io
 import json
 import shutil
 import subprocess
-import time
-from typing import NamedTuple
 
 import pytest
 
-from arena.bots import build_bot, load_bot_config
+from arena.bots import BuildResult, build_bot, load_bot_config
 from arena.images import GO_BASE, build_base
 from referee.games import GAMES, get_game
 from referee.records import read_record
@@ -34,20 +32,11 @@ def go_base(docker_client) -> str:
     return build_base(docker_client, GO_BASE, say=lambda line: None)
 
 
-class Built(NamedTuple):
-    tag: str
-    seconds: float  # how long its build took
-
-
 @pytest.fixture(scope="module")
-def go_images(docker_client, go_base) -> dict[str, Built]:
+def go_images(docker_client, go_base) -> dict[str, BuildResult]:
     """The Go sample bots by folder name, each built as `arena bot build` does (offline, sandboxed)."""
-    images = {}
-    for folder in sorted(p.parent for p in GO_SAMPLES.glob("*/bot.toml")):
-        t0 = time.monotonic()
-        tag = build_bot(docker_client, load_bot_config(folder)).tag
-        images[folder.name] = Built(tag, time.monotonic() - t0)
-    return images
+    return {folder.name: build_bot(docker_client, load_bot_config(folder))
+            for folder in sorted(p.parent for p in GO_SAMPLES.glob("*/bot.toml"))}
 
 
 @pytest.fixture(scope="module")
@@ -72,14 +61,20 @@ def misbehaving_go(docker_client, go_base, tmp_path_factory) -> dict[str, str]:
 def test_the_go_base_holds_the_kit_compiled(docker_client, go_base):
     """As the bot user, as in a bot's build: every package the kit needs, Go's own included, is
     installed and up to date, so a bot's build compiles only the bot. (The kit's Go tests ran
-    in the base's build.)"""
-    script = "go list -f '{{.ImportPath}} {{.Stale}}' -deps arena/arenabot && go env GO111MODULE CGO_ENABLED"
+    in the base's build.) What GO_BASE drops is gone: the Go packages' tests, and the toolchain's
+    compiled packages (Debian's library is replaced by the kit's)."""
+    script = """
+        go list -f '{{.ImportPath}} {{.Stale}}' -deps arena/arenabot
+        echo "= $(go env GO111MODULE) $(go env CGO_ENABLED)"
+        echo "= $(find /usr/share/go-*/src/ /usr/share/gocode/src/ -name '*_test.go' -o -name testdata | wc -l)"
+        echo "= $(ls -d /usr/lib/go-*/pkg/*/cmd 2>/dev/null | wc -l)"
+    """
     out = docker_client.containers.run(go_base, ["sh", "-c", script], network_mode="none", remove=True).decode()
-    *lines, modules, cgo = out.splitlines()
+    *lines, env, tests, toolchain = out.splitlines()
     packages = dict(line.split() for line in lines)
     assert {"arena/arenabot", "arena/v1/arenapb", "google.golang.org/grpc", "net"} <= set(packages)
     assert set(packages.values()) == {"false"}, [p for p, stale in packages.items() if stale != "false"]
-    assert (modules, cgo) == ("off", "0")
+    assert (env, tests, toolchain) == ("= off 0", "= 0", "= 0")
 
 
 def test_the_go_samples_build_offline_into_the_base_plus_a_binary(docker_client, go_images):
@@ -92,10 +87,9 @@ def test_the_go_samples_build_offline_into_the_base_plus_a_binary(docker_client,
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_go_random_bot_plays_every_game_against_the_python_bots(game, tmp_path, docker_client, go_images,
                                                                     sample_images):
+    """At the game's smallest player count: the game's Python heuristic bot, and random ones."""
     spec = get_game(game)
-    heuristic = {"prohis": "prohis_heuristic"}.get(game, f"{game}_heuristic")
-    python = [sample_images[heuristic], sample_images["random"]][: spec.min_players - 1]
-    python += [sample_images["random"]] * (spec.min_players - 1 - len(python))
+    python = [sample_images[f"{game}_heuristic"]] + [sample_images["random"]] * (spec.min_players - 2)
     bots = [{"name": "go", "image": go_images["random"].tag}] + [
         {"name": f"py{i}", "image": image} for i, image in enumerate(python)]
     result = match(tmp_path, games=spec.min_players, match_id=f"go-{game}", bots=bots, game=game)
@@ -146,38 +140,41 @@ def test_the_go_stdio_bot_plays_prohis_from_lines_alone_and_beats_random(go_imag
     proc = subprocess.Popen(["docker", "run", "-i", "--rm", "--network", "none", "--read-only",
                              go_images["prohis_greedy"].tag], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
-    settings = game.validate(num_players).to_dict()
-    proc.stdin.write(_line({"type": "match_start", "match_id": "m", "game": "prohis", "num_players": num_players,
-                            "num_games": games, "settings": {k: str(v) for k, v in settings.items()},
-                            "time_control": {"startup_ms": 10000, "decision_ms": 1000, "bank_ms": 10000},
-                            "engine_version": game.version}))
-    ranks, decisions = [], 0
-    for g in range(games):
-        state = game.new_game(num_players, seed=1000 + g)
-        rivals = {s: RandomStrategy(seed=g * 10 + s) for s in (1, 2)}
-        proc.stdin.write(_line({"type": "game_start", "game_index": g, "seat": 0, "num_players": num_players,
-                                "players": [{"name": n, "version": "1"} for n in ("me", "r1", "r2")],
-                                "seed": 7 + g}))
-        while not state.is_terminal():
-            seat, legal = state.current_player(), list(state.legal_actions())
-            if seat in rivals:
-                state.apply(rivals[seat].decide(state.view(seat), legal))
-                continue
-            decisions += 1
-            proc.stdin.write(_line({"type": "decision", "legal": " ".join(legal), "decision_id": decisions,
-                                    "view": state.view(0), "legal_actions": legal, "time_left_ms": 1000,
-                                    "bank_left_ms": 10000}))
-            proc.stdin.flush()
-            state.apply(proc.stdout.readline().strip())  # an action that is not legal raises
-        ranks.append(state.ranks()[0])
-        proc.stdin.write(_line({"type": "game_end", "game_index": g, "results": [
-            {"seat": s, "score": state.scores()[s], "rank": state.ranks()[s], "failure": "",
-             "player": {"name": "me", "version": "1"}} for s in range(num_players)], "events": []}))
-    proc.stdin.write(_line({"type": "match_end", "match_id": "m"}))
-    proc.stdin.close()
-    assert proc.wait(timeout=30) == 0
-    assert proc.stdout.read() == ""  # one line per decision, and nothing else
-    assert decisions > 100
+    try:
+        settings = game.validate(num_players).to_dict()
+        proc.stdin.write(_line({"type": "match_start", "match_id": "m", "game": "prohis", "num_players": num_players,
+                                "num_games": games, "settings": {k: str(v) for k, v in settings.items()},
+                                "time_control": {"startup_ms": 10000, "decision_ms": 1000, "bank_ms": 10000},
+                                "engine_version": game.version}))
+        ranks, decisions = [], 0
+        for g in range(games):
+            state = game.new_game(num_players, seed=1000 + g)
+            rivals = {s: RandomStrategy(seed=g * 10 + s) for s in (1, 2)}
+            proc.stdin.write(_line({"type": "game_start", "game_index": g, "seat": 0, "num_players": num_players,
+                                    "players": [{"name": n, "version": "1"} for n in ("me", "r1", "r2")],
+                                    "seed": 7 + g}))
+            while not state.is_terminal():
+                seat, legal = state.current_player(), list(state.legal_actions())
+                if seat in rivals:
+                    state.apply(rivals[seat].decide(state.view(seat), legal))
+                    continue
+                decisions += 1
+                proc.stdin.write(_line({"type": "decision", "legal": " ".join(legal), "decision_id": decisions,
+                                        "view": state.view(0), "legal_actions": legal, "time_left_ms": 1000,
+                                        "bank_left_ms": 10000}))
+                proc.stdin.flush()
+                state.apply(proc.stdout.readline().strip())  # an action that is not legal raises
+            ranks.append(state.ranks()[0])
+            proc.stdin.write(_line({"type": "game_end", "game_index": g, "results": [
+                {"seat": s, "score": state.scores()[s], "rank": state.ranks()[s], "failure": "",
+                 "player": {"name": "me", "version": "1"}} for s in range(num_players)], "events": []}))
+        proc.stdin.write(_line({"type": "match_end", "match_id": "m"}))
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout.read() == ""  # one line per decision, and nothing else
+        assert decisions > 100
+    finally:
+        proc.kill()  # on a failure: stdin closes, and the bot exits
     assert sum(ranks) / games < 1.5, ranks  # random players average 2
 
 
