@@ -5,7 +5,8 @@
 ARG ROOTFS
 FROM ${ROOTFS}
 USER root
-# No C compiler here, so no cgo; GOCACHE is the bot's own (/tmp is writable in a build step).
+# No C compiler here, so no cgo. A bot's build caches in /tmp (writable in a build step, and a
+# tmpfs at run time) and writes its binary into /bot, which the bot user (a build's user) owns.
 ENV GO111MODULE=off GOPATH=/usr/local/share/arena-go:/usr/share/gocode CGO_ENABLED=0 GOCACHE=/tmp/go-build
 COPY kit/arenabot /usr/local/share/arena-go/src/arena/arenabot
 COPY protos /tmp/protos

@@ -67,7 +67,7 @@ func Run(decide DecideFunc, name, version string, games []string) error {
 }
 
 // RunBot plays a whole match as the seat at $ARENA_SOCKET (a unix:// address) and returns
-// nil once the referee ends it. games lists the games bot plays (nil: every game).
+// nil once the referee ends it. games lists the games the bot plays (nil: every game).
 func RunBot(bot Bot, name, version string, games []string) error {
 	address := os.Getenv("ARENA_SOCKET")
 	if address == "" {
