@@ -63,6 +63,7 @@ class BaseImage:
     prepare: Callable[[Path], None] | None = None  # host-side step on the kit stage's context (online)
     wheels: tuple[str, ...] = PYTHON_WHEELS  # installed from host-downloaded wheels, at the host's versions
     projects: tuple[Path, ...] = PYTHON_PROJECTS  # project folders of this checkout, built into wheels
+    drop: tuple[str, ...] = ()  # globs of the root filesystem that no bot needs, removed before the import
 
     def pins(self) -> tuple[str, ...]:
         return tuple(f"{w}=={importlib.metadata.version(w)}" for w in self.wheels)
@@ -70,7 +71,7 @@ class BaseImage:
     def digest(self) -> str:
         kit = [tree_digest(self.kit), tree_digest(PROTOS)] if self.kit is not None else []
         recipe = "\n".join([RECIPE_VERSION, SUITE, platform.machine(), "python3", *self.packages, *self.pins(),
-                            *map(source_digest, self.projects), *kit])
+                            *map(source_digest, self.projects), *kit, *self.drop])
         return hashlib.sha256(recipe.encode()).hexdigest()[:12]
 
     @property
@@ -123,7 +124,19 @@ NODE_BASE = BaseImage(
     kit=ROOT / "kits" / "javascript",
     prepare=fetch_npm_packages,
 )
-BASE_IMAGES = (PYTHON_BASE, NODE_BASE, CPP_BASE)
+GO_BASE = BaseImage(
+    language="go",
+    name="arena/go-base",
+    packages=("golang-go", "golang-google-grpc-dev", "golang-google-protobuf-dev", "protoc-gen-go",
+              "protoc-gen-go-grpc", "protobuf-compiler"),
+    description="Debian bookworm, Go 1.19, Debian's gRPC 1.33 and protobuf (GOPATH mode), and the Go bot kit",
+    kit=ROOT / "kits" / "go",
+    # Debian's compiled standard library (built with cgo, which needs a C compiler: the kit
+    # compiles it without), the toolchain's test suite, and the tests of every Go package
+    drop=("usr/lib/go-*/pkg/linux_*", "usr/share/go-*/test", "usr/share/go-*/src/**/testdata",
+          "usr/share/go-*/src/**/*_test.go", "usr/share/gocode/src/**/testdata", "usr/share/gocode/src/**/*_test.go"),
+)
+BASE_IMAGES = (PYTHON_BASE, NODE_BASE, CPP_BASE, GO_BASE)
 # bot.toml's language -> its base. A shell (sh, awk, perl) bot speaks stdio; those tools are in
 # every base, and the Python one is the smallest.
 LANGUAGES = {**{image.language: image for image in BASE_IMAGES}, "shell": PYTHON_BASE}
@@ -205,7 +218,7 @@ def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str
         debs.mkdir(parents=True, exist_ok=True)
         _run(["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", f"--cache-dir={debs}",
               SUITE, str(rootfs), MIRROR], "debootstrap")
-        _slim(rootfs)
+        _slim(rootfs, image.drop)
         if wheels:
             site = rootfs / "usr" / "local" / "lib" / f"python{_debian_python(rootfs)}" / "dist-packages"
             _run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
@@ -316,14 +329,19 @@ def _debian_python(rootfs: Path) -> str:
     return found[-1]
 
 
-def _slim(rootfs: Path) -> None:
-    """Drops what a bot never needs: apt lists, docs, man pages, caches."""
+def _slim(rootfs: Path, drop: Iterable[str] = ()) -> None:
+    """Drops what a bot never needs: apt lists, docs, man pages, caches, and what ``drop`` matches."""
     for rel in ("var/lib/apt/lists", "usr/share/doc", "usr/share/man", "usr/share/info",
                 "var/cache/apt", "usr/share/locale"):
         path = rootfs / rel
         if path.exists():
             shutil.rmtree(path)
             path.mkdir()
+    for path in [path for pattern in drop for path in rootfs.glob(pattern)]:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif os.path.lexists(path):  # not inside a folder dropped already
+            path.unlink()
 
 
 def _add_stdio_adapter(rootfs: Path) -> None:
