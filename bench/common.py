@@ -31,6 +31,10 @@ class Report:
             print(f"{self.bench:<10} {figure:<44} {shown} {unit}{'  ' + note if note else ''}")
         sys.stdout.flush()
 
+    def note(self, text: str) -> None:
+        """A remark beside the figures (on stderr, so JSON output stays one figure a line)."""
+        print(f"{self.bench}: {text}", file=sys.stderr)
+
 
 def median(values: list[float]) -> float:
     return statistics.median(values)

@@ -14,10 +14,20 @@ the server writes a message of the size of a typical decision request and waits 
 the client to echo it. The referee and the bots run on uvloop, so the echo on uvloop
 is reported too.
 
+The stdio adapter: the kit bot's twin that speaks JSON lines (``trivial_stdio_bot.py``, which
+parses every line as JSON) under ``python -m arenabot.stdio``, interleaved with the kit bot;
+the difference of their medians is what the adapter adds to a decision (target: 200 µs).
+
+Every language: the random sample bot of each language in its container (``arena-bot/...``
+images, ``make images``), the Python kit's one first, in the same match as above. A container
+adds the cost of Docker's start and its cgroup to the match, not to a decision: the figures
+are comparable with each other, and show what each language's kit costs a decision.
+``--no-languages`` leaves them out (they need the Docker engine and the images).
+
 Everything (the referee, its bot, both ends of the echo) runs on one core, as a match
 does (``referee/cpu.py``); ``--cpu none`` lets the scheduler place it all instead.
 
-    python -m bench.protocol [--repeats 5] [--games 12] [--cpu auto|none|N] [--json]
+    python -m bench.protocol [--repeats 5] [--games 12] [--cpu auto|none|N] [--no-languages] [--json]
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ import time
 from pathlib import Path
 
 import click
+import docker.errors
 import grpc
 
 from referee import cpu
@@ -86,10 +97,28 @@ async def echo_run(turns: int, payload: bytes, uv: bool = False) -> list[float]:
     return times
 
 
-def referee_run(games: int, seed: int, out: Path, kit: bool) -> list[float]:
-    bot = [sys.executable, str(ROOT / "bench" / "trivial_bot.py"), *(["--kit"] if kit else [])]
+# The random sample bot of each language, by its image (built by ``make images``).
+LANGUAGE_BOTS = {"python": "arena-bot/random:1.0.0", "javascript": "arena-bot/js-random:1.0.0",
+                 "cpp": "arena-bot/random-cpp:1.0.0", "go": "arena-bot/go-random:1.0.0",
+                 "stdio-awk": "arena-bot/shell-random:1.0.0"}
+
+
+def trivial_bot(kind: str) -> dict[str, object]:
+    """Seat 0 of :func:`referee_run`: the raw bot, the kit bot, or its stdio twin."""
+    script = str(ROOT / "bench" / "trivial_bot.py")
+    if kind == "raw":
+        return {"name": "trivial", "command": [sys.executable, script]}
+    if kind == "kit":
+        return {"name": "trivial", "command": [sys.executable, script, "--kit"]}
+    if kind == "stdio":
+        return {"name": "trivial", "command": [sys.executable, "-m", "arenabot.stdio", "--name=trivial", "--",
+                                               sys.executable, str(ROOT / "bench" / "trivial_stdio_bot.py")]}
+    return {"name": "trivial", "image": kind}
+
+
+def referee_run(games: int, seed: int, out: Path, bot: str) -> list[float]:
     spec = parse_spec({"match_id": "bench", "game": "prohis", "games": games, "seed": seed,
-                       "bots": [{"name": "trivial", "command": bot},
+                       "bots": [trivial_bot(bot),
                                 {"name": "p1", "builtin": "random"}, {"name": "p2", "builtin": "random"}]})
     match = Match(spec, out)
     tune_gc()  # as the referee process does
@@ -124,20 +153,27 @@ def typical_request_size() -> int:
 @click.option("--games", default=12, show_default=True, help="Games per referee run.")
 @click.option("--cpu", "cpu_option", default=cpu.AUTO, show_default=True,
               help="Where everything runs, as the referee's --cpu: by default one core, as a match does.")
+@click.option("--languages/--no-languages", default=True, show_default=True,
+              help="Time each language's sample bot in its container (needs Docker and the images).")
 @click.option("--json", "as_json", is_flag=True)
-def main(repeats: int, games: int, cpu_option: str, as_json: bool) -> None:
+def main(repeats: int, games: int, cpu_option: str, languages: bool, as_json: bool) -> None:
     report = Report("protocol", as_json)
     # The referee, its bot and both ends of the echo all run where a match would run.
     cpus = cpu.place(cpu_option)
     size = typical_request_size()
-    ref_p50, ref_p99, ref_rate, echo_p50, echo_p99, echo_rate, kit_p50, echo_uv = ([] for _ in range(8))
+    ref_p50, ref_p99, ref_rate, echo_p50, echo_p99, echo_rate, kit_p50, echo_uv, stdio_p50 = ([] for _ in range(9))
+    images = available(LANGUAGE_BOTS) if languages else {}
+    lang_p50: dict[str, list[float]] = {language: [] for language in images}
     with tempfile.TemporaryDirectory(prefix="bench-arena-runs-") as tmp:
         for r in range(repeats):  # interleaved, so that machine noise hits all alike
-            times = referee_run(games, r, Path(tmp) / f"run{r}", kit=False)
+            times = referee_run(games, r, Path(tmp) / f"run{r}", "raw")
             ref_p50.append(percentile(times, 0.5))
             ref_p99.append(percentile(times, 0.99))
             ref_rate.append(len(times) / sum(times))
-            kit_p50.append(percentile(referee_run(games, r, Path(tmp) / f"kit{r}", kit=True), 0.5))
+            kit_p50.append(percentile(referee_run(games, r, Path(tmp) / f"kit{r}", "kit"), 0.5))
+            stdio_p50.append(percentile(referee_run(games, r, Path(tmp) / f"stdio{r}", "stdio"), 0.5))
+            for language, image in images.items():
+                lang_p50[language].append(percentile(referee_run(games, r, Path(tmp) / f"{image}-{r}", image), 0.5))
             echo = asyncio.run(echo_run(len(times), b"x" * size))
             echo_uv.append(percentile(run_async(echo_run(len(times), b"x" * size, uv=True)), 0.5))
             echo_p50.append(percentile(echo, 0.5))
@@ -157,6 +193,34 @@ def main(repeats: int, games: int, cpu_option: str, as_json: bool) -> None:
     report.figure("echo_on_uvloop_round_trip_p50", median(echo_uv) * us, "us")
     report.figure("ratio_p50_referee_over_echo_on_uvloop", ratio(ref_p50, echo_uv), "x")
     report.figure("ratio_p50_kit_bot_over_echo", ratio(kit_p50, echo_p50), "x")
+    report.figure("stdio_bot_round_trip_p50", median(stdio_p50) * us, "us", "(the kit bot twin, stdio)")
+    report.figure("stdio_adapter_adds_p50", median([a - b for a, b in zip(stdio_p50, kit_p50, strict=True)]) * us,
+                  "us", "(stdio bot minus kit bot, per repeat; target <= 200)")
+    for language, times in lang_p50.items():
+        report.figure(f"container_round_trip_p50[{language}]", median(times) * us, "us", f"({images[language]})")
+    if "python" in lang_p50:
+        for language, times in lang_p50.items():
+            report.figure(f"ratio_p50_container_over_python[{language}]", ratio(times, lang_p50["python"]), "x")
+    for language in set(LANGUAGE_BOTS) - set(images) if languages else ():
+        report.note(f"{language}: no image {LANGUAGE_BOTS[language]} (make images) or no Docker engine: not timed")
+
+
+def available(bots: dict[str, str]) -> dict[str, str]:
+    """The bots whose images are on the Docker engine (none without an engine)."""
+    from referee.sandbox import NoDockerEngine, client
+
+    try:
+        engine = client()
+    except NoDockerEngine:
+        return {}
+    found = {}
+    for language, image in bots.items():
+        try:
+            engine.images.get(image)
+        except docker.errors.ImageNotFound:
+            continue
+        found[language] = image
+    return found
 
 
 if __name__ == "__main__":
