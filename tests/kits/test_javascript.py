@@ -22,8 +22,9 @@ from arena_protocol.proto import arena_pb2 as pb
 from arena_protocol.proto import prohis_pb2
 from arenabot.strategies.base import end_info, start_info
 from referee.games import GAMES, get_game
-from referee.match import run_match
+from referee.match import default_seat, run_match
 from referee.records import read_record
+from referee.sandbox import ContainerSeat
 from referee.spec import parse_spec
 
 from ..docker_fixtures import ROOT, TEST_IMAGES, arena_containers, docker_client, sample_images  # noqa: F401
@@ -170,6 +171,30 @@ def test_a_bot_whose_decide_goes_wrong_fails_as_any_bot_does(kind, failure, help
             "illegal": 'arenabot: "no-such-action" is not among the legal actions'}
     assert said[kind] in log
     assert not arena_containers(docker_client, f"js-{kind}")
+
+
+def test_a_bot_exits_by_itself_at_the_match_end(js_images, tmp_path):
+    """The kit ends its stream and its connection at MatchEnd, so the process exits with status 0
+    before the referee stops it (which it does as soon as it has sent MatchEnd: not here)."""
+    exits = []
+
+    class PatientSeat(ContainerSeat):
+        async def close(self) -> None:
+            exits.append(await self.exit_status(10.0))
+            await super().close()
+
+    def seat(spec, bot, socket_dir, log):
+        if bot.name != "js":
+            return default_seat(spec, bot, socket_dir, log)
+        return PatientSeat(bot.name, bot.version, bot.image, socket_dir, log, match_id=spec.match_id)
+
+    spec = parse_spec({"match_id": "js-exit", "game": "prohis", "games": 2, "seed": 4, "duplicate": False,
+                       "bots": [{"name": "js", "image": js_images["random"]},
+                                *({"name": f"random-{i}", "builtin": "random"} for i in (1, 2))]})
+    t0 = time.monotonic()
+    run_match(spec, tmp_path, seat_factory=seat)
+    assert exits == ["exit code 0"]
+    assert time.monotonic() - t0 < 20
 
 
 # -- the data a bot is handed ----------------------------------------------------------------------

@@ -58,7 +58,7 @@ class FunctionStrategy extends Strategy {
 class Session {
   constructor(strategy) {
     this.strategy = strategy;
-    this.match = null;
+    this.match = protocol.definition['arena.v1.MatchStart'].deserialize(Buffer.alloc(0));
   }
 
   /** Returns the Reply to send, or null. */
@@ -110,23 +110,24 @@ async function run(bot, { name, version = '0', games = [], address = process.env
   const session = new Session(typeof bot === 'function' ? new FunctionStrategy(bot) : bot);
   // No client keepalive: the referee counts pings it did not ask for as abuse (docs/protocol.md).
   const client = new Referee(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  const call = client.Play();
+  call.on('error', () => {}); // the loop below sees every error; this one hears the cancel after it
   try {
-    const call = client.Play();
     call.write({ hello: { name, version, protocol_version: protocol.PROTOCOL_VERSION, games } });
     for await (const msg of call) {
       const reply = await session.handle(msg);
       if (reply !== null) call.write({ reply });
-      if (msg.message === 'match_end') {
-        call.end();
-        break;
-      }
+      if (msg.message === 'match_end') break;
     }
   } catch (error) {
     console.error(error);
     process.exit(1);
-  } finally {
-    client.close();
   }
+  // Done: the stream ends now, whatever the referee does, and with it the connection, so that
+  // nothing keeps the process alive.
+  call.end();
+  call.cancel();
+  client.close();
 }
 
 module.exports = { Session, Strategy, run };

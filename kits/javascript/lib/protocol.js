@@ -94,7 +94,7 @@ function isDefault(field, value) {
   if (field.repeated) return value.length === 0;
   if (field.enum !== null) return value === field.enum.zero;
   if (field.long) return value === '0';
-  return value === 0 || value === '' || value === false || value.length === 0;
+  return value === 0 || value === false || value.length === 0;  // a number, a bool, a string or bytes
 }
 
 function natural(typePlan, message) {
