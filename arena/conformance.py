@@ -20,9 +20,9 @@ way a league plays it and held to what a league needs of it, one line of the rep
 then the p50 and p99 of its think time in each game, from the referee's own timing of each
 decision (the ``ms`` of each decision in the game records).
 
-Each game is a match of its own in a referee process (:func:`referee.launch`), pinned to a core.
-The games under load come first, each with a core to itself and its hog; then the others, two
-to a core.
+Each game is a match of its own in a referee process (:func:`referee.launch`), pinned to a core,
+one match per core at a time: a game under load has its core to itself and its hog, while the
+other games run on the other cores.
 """
 
 from __future__ import annotations
@@ -60,7 +60,6 @@ PASS, FAIL, SKIP = "pass", "FAIL", "skip"
 CANDIDATE = "candidate"  # the bot's name in the check's matches: not the one it says hello with
 TIME_CONTROL = TimeControl(startup_ms=limits.CHECK_STARTUP_MS, decision_ms=limits.DECISION_MS,
                            bank_ms=limits.BANK_MS)  # a league's, with the check's time to start
-GAMES_PER_CORE = 2  # games not under load, played at once on one core
 LINE_CHARS = 300  # of one printed line
 LOG_CHARS = 64 * 1024  # of the bot's output kept in a report
 # A CPU hog beside a local bot: spins until killed, and dies with the process that started it.
@@ -264,20 +263,10 @@ def _hello_lines(hello: dict[str, Any], labels: dict[str, str], image: bool, cla
 
 def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder: Path,
               cores: list[int]) -> list[_Played]:
-    """Plays every game of ``plan`` (its games under load first); returns them in plan order.
-    A game under load has its core to itself; the others share theirs two by two, as their
-    time is not judged."""
-    loads = [game for game in plan if game.load]
-    others = [game for game in plan if not game.load]
-    return [*_on_cores(bot, loads, time_control, folder, cores),
-            *_on_cores(bot, others, time_control, folder, cores * GAMES_PER_CORE)]
-
-
-def _on_cores(bot: BotSpec, games: list[_Game], time_control: TimeControl, folder: Path,
-              slots: list[int]) -> list[_Played]:
-    """Plays ``games``, as many at a time as there are ``slots``, each on its slot's core."""
+    """Plays every game of ``plan``, one match per core at a time (two would share it, and the
+    bot's think times with it); returns them in plan order."""
     free: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for core in slots:
+    for core in cores:
         free.put(core)
 
     def play(game: _Game) -> _Played:
@@ -287,8 +276,8 @@ def _on_cores(bot: BotSpec, games: list[_Game], time_control: TimeControl, folde
         finally:
             free.put(core)
 
-    with ThreadPoolExecutor(max_workers=max(1, len(slots)), thread_name_prefix="check") as pool:
-        return list(pool.map(play, games))
+    with ThreadPoolExecutor(max_workers=len(cores), thread_name_prefix="check") as pool:
+        return list(pool.map(play, plan))
 
 
 def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, core: int) -> _Played:
