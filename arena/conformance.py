@@ -8,11 +8,11 @@ way a league plays it and held to what a league needs of it, one line of the rep
   ``arena.bot.version``); **protocol**: its protocol version is the referee's; **games**: the
   games it claims exist;
 - **GAME, N players**: one game against random built-in players at every player count of every
-  game it claims, without a failure, with ``CHECK_SLACK`` times the time control's decision time:
-  these games judge what it does, not how fast, even on a busy machine;
-- **GAME under load**: one game of each game it claims at the time control itself, with a
-  process spinning on the match's core all along (the bot gets half its core), without a
-  failure: a bot that only keeps to its time on an idle machine times out here;
+  game it claims, without a failure. At the smallest player count the game is played **under
+  load**: at the time control itself, with a CPU hog spinning on the match's core all along (the
+  bot gets half its core), so a bot that keeps to its time only on an idle machine times out
+  there. The others get ``CHECK_SLACK`` times the decision time: they judge what the bot does,
+  not how fast, even on a busy machine;
 - **memory**: the most its container held (its memory cgroup's peak: what the limit counts), or
   for a local command its processes' resident peaks, stays under the container's limit;
 - **shutdown**: at MatchEnd it exits by itself with code 0 within ``CHECK_SHUTDOWN_MS``;
@@ -20,9 +20,9 @@ way a league plays it and held to what a league needs of it, one line of the rep
 then the p50 and p99 of its think time in each game, from the referee's own timing of each
 decision (the ``ms`` of each decision in the game records).
 
-Each game is a match of its own in a referee process (:func:`referee.launch`), pinned to a core.
-The games under load come first, each with a core to itself and its hog; then the others, two
-to a core.
+Each game is a match of its own in a referee process (:func:`referee.launch`), pinned to a core,
+one match per core at a time (the games under load first): a game under load has its core to
+itself and its hog, while the other games run on the other cores.
 """
 
 from __future__ import annotations
@@ -60,7 +60,6 @@ PASS, FAIL, SKIP = "pass", "FAIL", "skip"
 CANDIDATE = "candidate"  # the bot's name in the check's matches: not the one it says hello with
 TIME_CONTROL = TimeControl(startup_ms=limits.CHECK_STARTUP_MS, decision_ms=limits.DECISION_MS,
                            bank_ms=limits.BANK_MS)  # a league's, with the check's time to start
-GAMES_PER_CORE = 2  # games not under load, played at once on one core
 LINE_CHARS = 300  # of one printed line
 LOG_CHARS = 64 * 1024  # of the bot's output kept in a report
 # A CPU hog beside a local bot: spins until killed, and dies with the process that started it.
@@ -83,7 +82,7 @@ class Line:
 
 @dataclass(frozen=True)
 class ThinkTime:
-    """The bot's think time in one game (its games without load), from the game records."""
+    """The bot's think time in one game (its games not under load), from the game records."""
 
     game: str
     decisions: int
@@ -111,7 +110,7 @@ class CheckReport:
         """The report as lines to print (escaped): every check, the think times, and the verdict."""
         out = [part for line in self.lines for part in str(line).split("\n")]
         if self.think:
-            out.append("think time per decision, as the referee timed it (games without load):")
+            out.append("think time per decision, as the referee timed it (games not under load):")
             out += [f"  {t.game:<8} p50 {t.p50_ms:8.2f} ms   p99 {t.p99_ms:8.2f} ms   ({t.decisions} decisions)"
                     for t in self.think]
         verdict = "passes every check" if self.ok else f"FAILED {len(self.failed)} of {len(self.lines)} checks"
@@ -128,7 +127,7 @@ class _Game:
 
     @property
     def check(self) -> str:
-        return f"{self.game} under load" if self.load else f"{self.game}, {self.players} players"
+        return f"{self.game}, {self.players} players" + (", under load" if self.load else "")
 
     @property
     def match_id(self) -> str:
@@ -177,13 +176,12 @@ def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeCo
         report.lines += _hello_lines(hello, labels, bool(image), claimed)
         if any(g not in GAMES for g in claimed):
             return report
-        plan = [*(_Game(g, GAMES[g].min_players, load=True) for g in claimed),
-                *(_Game(g, n) for g in claimed for n in range(GAMES[g].min_players, GAMES[g].max_players + 1))]
+        plan = [_Game(g, n, load=n == GAMES[g].min_players)
+                for g in claimed for n in range(GAMES[g].min_players, GAMES[g].max_players + 1)]
         say(f"playing {len(plan)} games on {len(cpu.allowed())} core(s) ...")
         played = _play_all(bot, plan, time_control, Path(tmp), cpu.allowed())
     plain = [p for p in played if not p.game.load]
-    report.lines += [_game_line(p) for p in plain]
-    report.lines += [_load_line(p, time_control) for p in played if p.game.load]
+    report.lines += [_game_line(p, time_control) for p in played]
     report.lines += [_memory_line(played, bool(image)), _shutdown_line(played)]
     report.think = [_think_time(g, [ms for p in plain if p.game.game == g for ms in p.think_ms]) for g in claimed]
     report.log = next((p.log for p in played if p.failure or _bad_shutdown(p)), "")[-LOG_CHARS:]
@@ -264,20 +262,10 @@ def _hello_lines(hello: dict[str, Any], labels: dict[str, str], image: bool, cla
 
 def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder: Path,
               cores: list[int]) -> list[_Played]:
-    """Plays every game of ``plan`` (its games under load first); returns them in plan order.
-    A game under load has its core to itself; the others share theirs two by two, as their
-    time is not judged."""
-    loads = [game for game in plan if game.load]
-    others = [game for game in plan if not game.load]
-    return [*_on_cores(bot, loads, time_control, folder, cores),
-            *_on_cores(bot, others, time_control, folder, cores * GAMES_PER_CORE)]
-
-
-def _on_cores(bot: BotSpec, games: list[_Game], time_control: TimeControl, folder: Path,
-              slots: list[int]) -> list[_Played]:
-    """Plays ``games``, as many at a time as there are ``slots``, each on its slot's core."""
+    """Plays every game of ``plan``, one match per core at a time (two would share it, and the
+    bot's think times with it); returns them in plan order."""
     free: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for core in slots:
+    for core in cores:
         free.put(core)
 
     def play(game: _Game) -> _Played:
@@ -287,8 +275,10 @@ def _on_cores(bot: BotSpec, games: list[_Game], time_control: TimeControl, folde
         finally:
             free.put(core)
 
-    with ThreadPoolExecutor(max_workers=max(1, len(slots)), thread_name_prefix="check") as pool:
-        return list(pool.map(play, games))
+    first = sorted(plan, key=lambda game: not game.load)  # the longest
+    with ThreadPoolExecutor(max_workers=len(cores), thread_name_prefix="check") as pool:
+        done = dict(zip(first, pool.map(play, first), strict=True))
+    return [done[game] for game in plan]
 
 
 def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, core: int) -> _Played:
@@ -335,24 +325,19 @@ def cpu_hog(core: int, container: bool) -> Iterator[None]:
         spinner.remove(force=True, v=True)
 
 
-def _game_line(p: _Played) -> Line:
+def _game_line(p: _Played, time_control: TimeControl) -> Line:
+    load = (f" (with a CPU hog on its core; the time control: {time_control.decision_ms} ms a decision and a "
+            f"bank of {time_control.bank_ms} ms)") if p.game.load else ""
     if p.failure:
-        return Line(p.game.check, FAIL, f"{p.failure}: {p.detail}")
+        return Line(p.game.check, FAIL, f"{p.failure}: {p.detail}{load}")
     decisions = len(p.think_ms)
-    return Line(p.game.check, PASS, f"rank {p.rank} of {p.game.players}, {decisions} decision"
-                                    + ("" if decisions == 1 else "s"))
-
-
-def _load_line(p: _Played, time_control: TimeControl) -> Line:
-    limit = f"{time_control.decision_ms} ms a decision and a bank of {time_control.bank_ms} ms"
-    if p.failure:
-        return Line(p.game.check, FAIL, f"{p.failure}: {p.detail} (with a CPU hog on its core; "
-                                        f"the time control: {limit})")
-    times = sorted(p.think_ms)
-    bank = sum(max(0.0, ms - time_control.decision_ms) for ms in times)
-    return Line(p.game.check, PASS, f"p50 {_percentile(times, 0.5):.1f} ms, p99 {_percentile(times, 0.99):.1f} ms, "
-                                    f"slowest {times[-1] if times else 0:.1f} ms; bank used {bank:.0f} ms "
-                                    f"(with a CPU hog on its core; the time control: {limit})")
+    seen = f"rank {p.rank} of {p.game.players}, {decisions} decision" + ("" if decisions == 1 else "s")
+    if p.game.load:
+        times = sorted(p.think_ms)
+        bank = sum(max(0.0, ms - time_control.decision_ms) for ms in times)
+        seen += (f"; p50 {_percentile(times, 0.5):.1f} ms, p99 {_percentile(times, 0.99):.1f} ms, slowest "
+                 f"{times[-1] if times else 0:.1f} ms, bank used {bank:.0f} ms{load}")
+    return Line(p.game.check, PASS, seen)
 
 
 def _memory_line(played: list[_Played], image: bool) -> Line:

@@ -14,10 +14,10 @@ BANK_MS = 10_000  # per seat, per game
 MAX_RESTARTS = 2  # per bot and match: after that a dead bot stays dead (restart_limit)
 
 # -- The conformance check (arena/conformance.py ``check_bot``: `arena bot check`, and every
-# submission). It plays one game per player count with CHECK_SLACK times the time control's
-# decision time (those games judge what the bot does, even on a busy machine), and one game of
-# each game at the time control itself with a CPU hog on the match's core (that one judges its
-# time); each with this long to start, and then to exit after MatchEnd (MatchSpec.shutdown_ms).
+# submission). It plays one game per game and player count: at the smallest count at the time
+# control itself with a CPU hog on the match's core (that game judges the bot's time), the
+# others with CHECK_SLACK times its decision time (they judge what the bot does, even on a busy
+# machine); each bot with this long to start, and then to exit after MatchEnd (MatchSpec.shutdown_ms).
 CHECK_STARTUP_MS = 15_000
 CHECK_SLACK = 5
 CHECK_SHUTDOWN_MS = 2_000  # to exit by itself with code 0

@@ -55,12 +55,14 @@ def test_a_correct_bot_passes_every_check(flawed):
     report = check_bot(image=flawed["none"])
     assert report.ok, "\n".join(report.text())
     assert [line.check for line in report.lines] == [
-        "image settings", "hello", "protocol", "games", "sobek, 2 players", "sobek, 3 players", "sobek, 4 players",
-        "sobek under load", "memory", "shutdown"]
+        "image settings", "hello", "protocol", "games", "sobek, 2 players, under load", "sobek, 3 players",
+        "sobek, 4 players", "memory", "shutdown"]
     seen = {line.check: line.seen for line in report.lines}
     assert seen["hello"] == f"'{PREFIX}-none' '1', as its bot.toml says"
     assert seen["memory"].startswith("peak ") and seen["memory"].endswith(f" MiB of {limits.MEMORY_MB} MiB")
-    assert seen["shutdown"].startswith("exit code 0 at most ") and seen["shutdown"].endswith("in all 4 games")
+    assert seen["shutdown"].startswith("exit code 0 at most ") and seen["shutdown"].endswith("in all 3 games")
+    assert "; p50 " in seen["sobek, 2 players, under load"] and "bank used 0 ms (with a CPU hog" in seen[
+        "sobek, 2 players, under load"]
     [think] = report.think
     assert think.game == "sobek" and think.decisions > 0 and 0 < think.p50_ms <= think.p99_ms
     assert report.text()[-1] == f"{flawed['none']}: passes every check"
@@ -69,7 +71,7 @@ def test_a_correct_bot_passes_every_check(flawed):
 @pytest.mark.parametrize("flaw, failed, seen", [
     ("named", ["hello"], f"says it is '{PREFIX}-named-other' '1', but its bot.toml says '{PREFIX}-named' '1'"),
     ("fourplayers", ["sobek, 4 players"], "crash: "),
-    ("slow", ["sobek under load"], "timeout: no reply within 150 ms (with a CPU hog on its core"),
+    ("slow", ["sobek, 2 players, under load"], "timeout: no reply within 150 ms (with a CPU hog on its core"),
     ("linger", ["shutdown"], "still running 2"),
 ])
 def test_a_flawed_bot_fails_the_line_that_names_its_flaw(flaw, failed, seen, flawed):
@@ -79,14 +81,15 @@ def test_a_flawed_bot_fails_the_line_that_names_its_flaw(flaw, failed, seen, fla
     report = check_bot(image=flawed[flaw], time_control=TimeControl(limits.CHECK_STARTUP_MS, 150, 0))
     assert [line.check for line in report.failed] == failed, "\n".join(report.text())
     assert seen in report.failed[0].seen, report.failed[0]
-    assert report.text()[-1] == f"{flawed[flaw]}: FAILED 1 of 10 checks"
+    assert report.text()[-1] == f"{flawed[flaw]}: FAILED 1 of 9 checks"
 
 
 def test_a_bot_over_its_memory_limit_fails_the_memory_line(flawed):
     report = check_bot(image=flawed["memory"])
     memory = next(line for line in report.lines if line.check == "memory")
     assert memory.status == FAIL, "\n".join(report.text())
-    assert memory.seen == f"killed for using more than its limit of {limits.MEMORY_MB} MiB (sobek under load)"
+    assert memory.seen == (f"killed for using more than its limit of {limits.MEMORY_MB} MiB "
+                           "(sobek, 2 players, under load)")
 
 
 @pytest.mark.parametrize("kind, line", [
@@ -117,7 +120,7 @@ def test_arena_bot_check_of_a_local_command(tmp_path):
                                         str(bot)])
     assert result.exit_code == 0, result.output
     assert "pass  hello: 'sobek-heuristic' '1.0.0' (a command has no bot.toml to compare them with)" in result.output
-    assert "pass  sobek under load: " in result.output and "500 ms a decision" in result.output
+    assert "pass  sobek, 2 players, under load: " in result.output and "500 ms a decision" in result.output
     assert " MiB of 512 MiB (a local command: its processes' resident peaks, summed" in result.output
     assert result.output.rstrip().endswith("-u " + str(bot) + ": passes every check")
 
