@@ -74,6 +74,32 @@ def test_a_bot_that_stops_answering_fails_the_game(tmp_path, kind, reason, detai
     assert not processes_running("tests/bots/stdio_bot.py")
 
 
+# Asks two decisions of a bot whose first answer is a 100 MB line; prints the answers, and the
+# adapter's peak memory in MiB.
+LONG_LINE = r"""
+import re
+from arena_protocol.proto import arena_pb2 as pb
+from arenabot.stdio import StdioPlayer
+request = pb.DecisionRequest(decision_id=7, view=pb.View(prohis={}), time_left_ms=20000)
+request.legal_actions.add(text="pass")
+player = StdioPlayer(["sh", "-c", "head -c 100000000 /dev/zero | tr '\\0' x; echo; echo pass; exec sleep 60"])
+answers = [player.decide(request).text for _ in range(2)]
+peak_kib = re.search(r"VmHWM:\s*(\d+)", open("/proc/self/status").read())[1]  # ru_maxrss outlives exec
+print(answers[0][-40:], answers[1], int(peak_kib) // 1024)
+player.proc.kill()
+"""
+
+
+def test_the_adapter_keeps_no_more_of_a_long_line_than_its_cap():
+    """A 100 MB line goes through the adapter, which stays small, and reads the next answer in step."""
+    script = LONG_LINE
+    proc = subprocess.run([PY, "-c", script], capture_output=True, text=True, timeout=60)
+    *first, second, max_rss_mb = proc.stdout.split()
+    assert " ".join(first).endswith(f"xxx... (a line of more than {stdio.LINE_CAP} bytes)"), proc.stderr
+    assert second == "pass"
+    assert int(max_rss_mb) < 80, "the adapter kept the line"
+
+
 def test_the_adapter_stops_a_bot_the_referee_has_given_up_on():
     """A bot that never answers is a timeout for the referee; the adapter stops it, and itself,
     a second later, saying so in the bot's log, rather than wait for the referee to kill it."""
