@@ -275,7 +275,7 @@ def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder
         finally:
             free.put(core)
 
-    first = sorted(plan, key=lambda game: not game.load)  # the longest
+    first = sorted(plan, key=lambda game: not game.load)  # the games under load take longest: start them first
     with ThreadPoolExecutor(max_workers=len(cores), thread_name_prefix="check") as pool:
         done = dict(zip(first, pool.map(play, first), strict=True))
     return [done[game] for game in plan]
