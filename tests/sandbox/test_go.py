@@ -96,7 +96,7 @@ def test_the_go_random_bot_plays_every_game_against_the_python_bots(game, tmp_pa
     assert all(not any(g["failures"]) for g in result["games"])
     assert result["totals"][0]["version"] == "1.0.0"  # from the Go bot's hello
     header = read_record(tmp_path / result["games"][0]["record"]).header
-    assert header["seats"][0] == {"seat": 0, "bot": "go", "version": "1.0.0"}
+    assert header["seats"][0] == {"seat": 0, "bot": "go", "version": "1.0.0", "language": "go"}
     check_records_replay(tmp_path, result)
     assert not arena_containers(docker_client, f"go-{game}")
 
