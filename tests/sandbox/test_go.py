@@ -4,7 +4,6 @@ stdio sample bot answers the stdio protocol's lines with legal actions."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import shutil
@@ -23,8 +22,6 @@ from .conftest import ROOT, arena_containers
 from .test_containers import match
 
 GO_SAMPLES = ROOT / "sample_bots" / "go"
-# the stdio adapter (arenabot.stdio) is another branch's: the containerised stdio match waits for it
-NO_ADAPTER = importlib.util.find_spec("arenabot.stdio") is None
 
 
 @pytest.fixture(scope="module")
@@ -178,8 +175,6 @@ def test_the_go_stdio_bot_plays_prohis_from_lines_alone_and_beats_random(go_imag
     assert sum(ranks) / games < 1.5, ranks  # random players average 2
 
 
-@pytest.mark.skipif(NO_ADAPTER, reason="the stdio adapter (arenabot.stdio) is not on this branch yet: "
-                                       "this test runs once it is merged")
 def test_the_go_stdio_bot_plays_a_containerised_match(tmp_path, docker_client, go_images, sample_images):
     bots = [{"name": "greedy", "image": go_images["prohis_greedy"].tag},
             {"name": "h", "image": sample_images["prohis_heuristic"]}, {"name": "r", "image": sample_images["random"]}]
