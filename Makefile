@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup docker postgres protoc wheels images test lint demo bench protos clean
+.PHONY: setup docker postgres protoc browser wheels images test lint demo serve bench protos clean
 
 setup: $(STAMP)
 
@@ -28,6 +28,10 @@ postgres:
 protoc:
 	scripts/protoc-up.sh
 
+## browser: Debian's chromium and chromium-driver, which the web tests drive (root; never a download)
+browser:
+	scripts/browser-up.sh
+
 ## wheels: dist/arena_protocol-*.whl and dist/arenabot-*.whl, the protocol package and the Python bot kit
 wheels: setup
 	$(BIN)/arena images wheels --out dist
@@ -40,8 +44,9 @@ images: setup docker
 	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --quiet || exit 1; fi; \
 	done
 
-## test: lint, then the whole test suite (it needs the Docker engine, the images, PostgreSQL and protoc)
-test: setup lint images postgres protoc
+## test: lint, then the whole test suite (it needs the Docker engine, the images, PostgreSQL, protoc
+## and a browser)
+test: setup lint images postgres protoc browser
 	$(BIN)/python -m pytest
 
 lint: setup
@@ -50,6 +55,10 @@ lint: setup
 ## demo: the main job: a Prohis league of the sample bots in containers, run, and its leaderboard
 demo: images
 	$(BIN)/arena demo
+
+## serve: the web server (http://127.0.0.1:8000/) on the demo league's store (runs/arena.db)
+serve: setup
+	$(BIN)/arena serve --db sqlite:///runs/arena.db
 
 ## bench: the benchmarks (not part of the tests)
 bench: setup

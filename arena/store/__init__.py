@@ -16,7 +16,21 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import Base, Bot, Entry, Game, League, Match, Rating, RatingHistory
+from .models import (
+    ApiToken,
+    Base,
+    Bot,
+    Entry,
+    Game,
+    League,
+    LiveMatch,
+    Match,
+    Rating,
+    RatingHistory,
+    Submission,
+    User,
+    WebSession,
+)
 
 DEFAULT_URL = "sqlite:///runs/arena.db"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -127,5 +141,5 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["Base", "Bot", "Entry", "Game", "League", "Match", "Rating", "RatingHistory", "Store",
-           "StoreError", "open_store", "store_url"]
+__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "League", "LiveMatch", "Match", "Rating", "RatingHistory",
+           "Store", "StoreError", "Submission", "User", "WebSession", "open_store", "store_url"]

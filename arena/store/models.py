@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -37,6 +37,11 @@ class Bot(Base):
     author: Mapped[str] = mapped_column(String(128))
     games: Mapped[list[Any]] = mapped_column(default=list)  # the games it claims; [] = all
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # the account that submitted it over HTTP; None for a bot registered on the command line (an
+    # operator's). Only that account may submit new versions of the name or retire it.
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    # a retired bot plays no new match; its games and ratings stay
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     @property
     def label(self) -> str:
@@ -141,3 +146,90 @@ class RatingHistory(Base):
     seq: Mapped[int] = mapped_column(Integer)  # position of the game in rating order
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+
+
+class LiveMatch(Base):
+    """A match being played: written when its referee starts, deleted when the match is stored
+    (or its run ends). The web server finds running games here; their records are still
+    being written in ``record_dir``."""
+
+    __tablename__ = "live_matches"
+    __table_args__ = (UniqueConstraint("league_id", "round", "table", name="uq_live_slot"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[str] = mapped_column(String(256))
+    bots: Mapped[list[Any]] = mapped_column()  # bot ids in match order
+    record_dir: Mapped[str] = mapped_column(String(1024))
+    host: Mapped[str] = mapped_column(String(256))  # where its referee runs, and as which process
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class User(Base):
+    """An account: a bot author, or an admin (who creates and runs leagues)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)  # argon2id; None: no login
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ApiToken(Base):
+    """A bearer token for the API. Only its SHA-256 is kept: a token is 256 random bits, so a
+    plain hash is enough (no salt or slow hash needed), and a leaked table reveals no token."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    user: Mapped[User] = relationship()
+
+
+class WebSession(Base):
+    """A signed-in browser: the cookie holds a random token, the store its SHA-256 and the
+    session's CSRF token (which every form that changes something must echo)."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    user: Mapped[User] = relationship()
+
+
+class Submission(Base):
+    """A bot folder uploaded over HTTP, on its way to a league: queued, building, checking, then
+    entered or refused. ``log`` is the build's output, ``report`` the check's; both are the
+    bot's words (hostile text: escape them wherever they are shown)."""
+
+    __tablename__ = "submissions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    leagues: Mapped[list[Any]] = mapped_column(default=list)  # league names to enter
+    retire_previous: Mapped[bool] = mapped_column(Boolean, default=True)
+    folder: Mapped[str] = mapped_column(String(1024))  # the unpacked upload, until it is built
+    bot_name: Mapped[str] = mapped_column(String(64), default="")  # from its bot.toml, once read
+    bot_version: Mapped[str] = mapped_column(String(128), default="")
+    bot_id: Mapped[int | None] = mapped_column(ForeignKey("bots.id"), nullable=True)
+    log: Mapped[str] = mapped_column(Text, default="")
+    report: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str] = mapped_column(Text, default="")  # why it was refused
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    user: Mapped[User] = relationship()

@@ -107,13 +107,18 @@ def _utc(value: Any) -> Any:
 
 def check_0001_store_upgraded(store: Store) -> None:
     """The upgrade kept every row; game seeds became their decimal digits, each old game has its
-    old deal number, every league has a secret of its own, and the match seed is gone."""
+    old deal number, every league has a secret of its own, the match seed is gone, and the bots
+    have no owner (they were registered on the command line)."""
     expected = old_rows()
     for game in expected["games"]:
         game["seed"] = str(game["seed"])
         game["deal"] = str(game["index"] // 3)
     for match in expected["matches"]:
         del match["seed"]
+    for bot in expected["bots"]:  # 0003: registered on the command line, so no owner; not retired
+        bot.update(owner_id=None, retired_at=None)
+    for table in ("users", "api_tokens", "web_sessions", "submissions", "live_matches"):
+        expected[table] = []  # 0003's new tables
     got = rows(store)
     secrets = [league.pop("secret") for league in got["leagues"]]
     assert all(re.fullmatch("[0-9a-f]{64}", s) for s in secrets) and len(set(secrets)) == 2, secrets

@@ -1,0 +1,158 @@
+"""Accounts: bot authors and admins, their passwords and API tokens.
+
+Passwords are hashed with argon2id (``argon2-cffi``); API tokens and browser sessions are 256
+random bits each, kept only as their SHA-256 (a token that long needs no salt or slow hash).
+The command line (``arena user``) and the web server (``arena/web/auth.py``) both work
+through these functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+
+from .store import ApiToken, Store, User, WebSession
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+TOKEN_PREFIX = "arena_"
+SESSION_DAYS = 14
+_hasher = PasswordHasher()
+# verified against when the name is unknown, so a wrong name costs as long as a wrong password
+_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+class AccountError(Exception):
+    """Something the accounts refuse; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """Who is asking: what a request knows of its user."""
+
+    id: int
+    name: str
+    is_admin: bool
+    csrf: str = ""  # the session's CSRF token; "" when the request came with an API token
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def new_password() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def add_user(store: Store, name: str, admin: bool = False, password: str | None = None) -> tuple[User, str]:
+    """A new account ``name``; returns it and its first API token (shown once: only its hash is kept)."""
+    if not NAME.fullmatch(name):
+        raise AccountError(f"{name!r} is not a user name: 1-64 letters, digits, '_', '.' or '-', "
+                           "starting with a letter or digit")
+    token = new_token()
+    with store() as session, session.begin():
+        if session.scalar(select(User).where(User.name == name)):
+            raise AccountError(f"a user named {name!r} exists already")
+        user = User(name=name, is_admin=admin, password_hash=_hasher.hash(password) if password else None)
+        session.add(user)
+        session.flush()
+        session.add(ApiToken(user_id=user.id, digest=digest(token)))
+    return user, token
+
+
+def get_user(session, name: str) -> User:
+    user = session.scalar(select(User).where(User.name == name))
+    if user is None:
+        raise AccountError(f"no user {name!r}")
+    return user
+
+
+def set_password(store: Store, name: str, password: str) -> None:
+    if len(password) < 8:
+        raise AccountError("a password needs at least 8 characters")
+    with store() as session, session.begin():
+        get_user(session, name).password_hash = _hasher.hash(password)
+
+
+def issue_token(store: Store, name: str) -> str:
+    """A new API token for ``name`` (older tokens keep working)."""
+    token = new_token()
+    with store() as session, session.begin():
+        session.add(ApiToken(user_id=get_user(session, name).id, digest=digest(token)))
+    return token
+
+
+def revoke_tokens(store: Store, name: str) -> int:
+    """Revokes every API token of ``name``; returns how many there were."""
+    with store() as session, session.begin():
+        user = get_user(session, name)
+        return session.execute(delete(ApiToken).where(ApiToken.user_id == user.id)).rowcount
+
+
+def users(store: Store) -> list[User]:
+    with store() as session:
+        return list(session.scalars(select(User).order_by(User.name)))
+
+
+def check_password(store: Store, name: str, password: str) -> Account | None:
+    """The account, if ``password`` is its password."""
+    with store() as session:
+        user = session.scalar(select(User).where(User.name == name))
+        stored = user.password_hash if user is not None else None
+        try:
+            _hasher.verify(stored or _DUMMY_HASH, password)
+        except (VerificationError, InvalidHashError):
+            return None
+        if user is None or stored is None:
+            return None
+        if _hasher.check_needs_rehash(stored):
+            user.password_hash = _hasher.hash(password)
+            session.commit()
+        return Account(user.id, user.name, user.is_admin)
+
+
+def account_for_token(store: Store, token: str) -> Account | None:
+    if not token.startswith(TOKEN_PREFIX):
+        return None
+    with store() as session:
+        row = session.scalar(select(ApiToken).where(ApiToken.digest == digest(token)))
+        if row is None:
+            return None
+        return Account(row.user.id, row.user.name, row.user.is_admin)
+
+
+def open_session(store: Store, account: Account) -> tuple[str, str]:
+    """A new browser session for ``account``: its cookie value and its CSRF token."""
+    cookie, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    now = datetime.now(UTC)
+    with store() as session, session.begin():
+        session.execute(delete(WebSession).where(WebSession.expires_at < now))
+        session.add(WebSession(user_id=account.id, digest=digest(cookie), csrf=csrf,
+                               expires_at=now + timedelta(days=SESSION_DAYS)))
+    return cookie, csrf
+
+
+def account_for_session(store: Store, cookie: str) -> Account | None:
+    with store() as session:
+        row = session.scalar(select(WebSession).where(WebSession.digest == digest(cookie)))
+        if row is None:
+            return None
+        expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+        if expires < datetime.now(UTC):
+            return None
+        return Account(row.user.id, row.user.name, row.user.is_admin, row.csrf)
+
+
+def close_session(store: Store, cookie: str) -> None:
+    with store() as session, session.begin():
+        session.execute(delete(WebSession).where(WebSession.digest == digest(cookie)))

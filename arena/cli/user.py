@@ -1,0 +1,94 @@
+"""``arena user``: accounts for the web server (authors and admins)."""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from .options import with_store
+
+
+def account_errors(command):
+    from ..accounts import AccountError
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except AccountError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+    return wrapper
+
+
+def read_password(from_stdin: bool) -> str:
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+
+
+@click.group()
+def user() -> None:
+    """Accounts of the web server (`arena serve`)."""
+
+
+@user.command("add")
+@click.argument("name")
+@click.option("--admin", is_flag=True, help="May create and run leagues.")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input (default: make one).")
+@with_store()
+@account_errors
+def add(name: str, admin: bool, password_stdin: bool, store) -> None:
+    """Make account NAME; print its API token and its password (shown once)."""
+    from ..accounts import add_user, new_password
+
+    password = read_password(True) if password_stdin else new_password()
+    if len(password) < 8:
+        raise click.ClickException("a password needs at least 8 characters")
+    _, token = add_user(store, name, admin=admin, password=password)
+    click.echo(f"user {name}{' (admin)' if admin else ''} added")
+    click.echo(f"API token: {token}")
+    if not password_stdin:
+        click.echo(f"password: {password}")
+
+
+@user.command("token")
+@click.argument("name")
+@click.option("--revoke", is_flag=True, help="Revoke every token of NAME instead.")
+@with_store(create=False)
+@account_errors
+def token(name: str, revoke: bool, store) -> None:
+    """Issue a new API token for NAME (or revoke all its tokens)."""
+    from ..accounts import issue_token, revoke_tokens
+
+    if revoke:
+        click.echo(f"revoked {revoke_tokens(store, name)} token(s) of {name}")
+    else:
+        click.echo(f"API token: {issue_token(store, name)}")
+
+
+@user.command("password")
+@click.argument("name")
+@click.option("--stdin", "from_stdin", is_flag=True, help="Read the password from standard input.")
+@with_store(create=False)
+@account_errors
+def password(name: str, from_stdin: bool, store) -> None:
+    """Set NAME's password (for signing in to the pages)."""
+    from ..accounts import set_password
+
+    set_password(store, name, read_password(from_stdin))
+    click.echo(f"password of {name} set")
+
+
+@user.command("list")
+@with_store(create=False)
+def list_users(store) -> None:
+    """Every account."""
+    from referee.textlog import printable
+
+    from ..accounts import users
+
+    for u in users(store):
+        click.echo(f"{printable(u.name):<24} {'admin' if u.is_admin else 'author'}")

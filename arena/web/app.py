@@ -1,0 +1,129 @@
+"""The ASGI app: settings, templates, security headers, errors, and the areas' routers."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.templating import Jinja2Templates
+
+from ..league import LeagueError
+from ..store import Store
+from . import auth, bots, games, leagues, submissions
+from .auth import NotSignedIn
+
+HERE = Path(__file__).parent
+API = "/api/v1"
+
+# No inline script or style anywhere: a name or a log that slipped past escaping still cannot run.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "x-frame-options": "DENY",
+           "referrer-policy": "same-origin"}
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    runs_dir: Path = Path("runs")  # where leagues run from the server keep their records
+    uploads_dir: Path = Path("runs/uploads")  # unpacked submissions, until they are built
+    secure_cookies: bool = False  # set behind HTTPS
+    worker: bool = True  # build and check submissions in this process
+
+
+def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
+    settings = settings or WebSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if settings.worker:
+            submissions.start_worker(app)
+        try:
+            yield
+        finally:
+            submissions.stop_worker(app)
+
+    app = FastAPI(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=f"{API}/openapi.json",
+                  description="Leagues, leaderboards, bots, games and submissions of an Arena server.")
+    app.state.store = store
+    app.state.settings = settings
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+                                     undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    app.state.templates = Jinja2Templates(env=environment)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):
+        response = await call_next(request)
+        response.headers.update(HEADERS)
+        if request.url.path.startswith(API) or request.url.path.startswith("/static"):
+            return response
+        response.headers.setdefault("cache-control", "no-store")  # pages may hold a seat's cards
+        return response
+
+    @app.exception_handler(NotSignedIn)
+    async def not_signed_in(request: Request, _exc: NotSignedIn) -> Response:
+        if is_api(request):
+            return JSONResponse({"detail": "sign in: send an API token (Authorization: Bearer ...)"},
+                                status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"/login?next={_quote(target)}", status_code=303)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if is_api(request):
+            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        return render(request, "error.html", {"status": exc.status_code, "message": str(exc.detail)},
+                      status_code=exc.status_code)
+
+    @app.exception_handler(LeagueError)
+    async def league_error(request: Request, exc: LeagueError) -> Response:
+        return await http_error(request, HTTPException(404 if str(exc).startswith(("unknown", "no ")) else 400,
+                                                       str(exc)))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
+        return await http_error(request, HTTPException(422, problems or "malformed request"))
+
+    @app.get("/", include_in_schema=False)
+    def home() -> Response:
+        return RedirectResponse("/leagues", status_code=303)
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, bool]:
+        return {"ok": True}
+
+    for module in (auth, leagues, bots, games, submissions):
+        app.include_router(module.router)
+    return app
+
+
+def is_api(request: Request) -> bool:
+    return request.url.path.startswith(API)
+
+
+def _quote(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path, safe="/")
+
+
+def render(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
+    """A page: ``template`` with ``context``, plus who is asking (``account``) for the header."""
+    from .auth import viewer
+
+    try:
+        account = viewer(request)
+    except HTTPException:
+        account = None
+    return request.app.state.templates.TemplateResponse(
+        request, template, {"account": account, **context}, status_code=status_code)
