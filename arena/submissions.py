@@ -2,21 +2,42 @@
 ``arena/conformance.py``), and registered as a new bot version.
 
 A bot that fails to build or fails a check is refused, and nothing is registered.
+
+Two ways in: :func:`submit_bot` (``arena bot submit`` on the league's machine: the operator's,
+so the bot has no owner) and :func:`run_submission`, which the web server's worker calls for
+each upload (``arena/web/submissions.py``): the same steps, for an author's account, with its
+progress written to the submission's row as it comes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import shutil
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from referee.sandbox import docker_client
+import docker
+import docker.errors
+from sqlalchemy import select
 
-from .bots import BotError, build_bot, load_bot_config
+from referee import limits
+from referee.sandbox import docker_client
+from referee.textlog import printable
+
+from .accounts import Account
+from .bots import IMAGE_REPOSITORY, BotConfig, BotError, BuildResult, build_bot, load_bot_config
 from .conformance import CheckReport, check_bot
-from .league import LeagueError, check_new_version, get_league, register_bot
-from .store import Bot, Store
+from .league import LeagueError, NotAllowed, check_new_version, get_league, register_bot, registered
+from .store import Bot, Store, Submission, User
+from .store.models import now
 
 Say = Callable[[str], None]
+
+STATUSES = ("queued", "building", "checking", "entered", "refused")
+FINISHED = ("entered", "refused")
+LINE_CHARS = 2000  # of one stored line of a build's output or of a report
+FLUSH_S = 0.25  # a submission's row is written at most this often while it is built and checked
 
 
 class SubmissionRefused(Exception):
@@ -27,6 +48,11 @@ class SubmissionRefused(Exception):
         super().__init__(message)
         self.report = report
         """When the bot failed the check: the whole report, and the bot's output."""
+
+
+class Stopping(BotError):
+    """The server is stopping: the submission in hand goes back to the queue. A BotError, so that
+    a build it interrupts (raised from the build's ``say``) removes the images it made."""
 
 
 def submit_bot(store: Store, folder: Path, league: str | None = None, root: Path | None = None,
@@ -42,31 +68,292 @@ def submit_bot(store: Store, folder: Path, league: str | None = None, root: Path
     :class:`~arena.league.LeagueError`, both before any build.
     """
     config = load_bot_config(folder, root)
-    if league:
-        with store() as session:
-            get_league(session, league)  # an unknown league is refused before any build
+    leagues = [league] if league else []
+    check_leagues(store, config, leagues)
     check_new_version(store, config.name, config.version)
     client = docker_client(timeout=120)
     try:
-        try:
-            built = build_bot(client, config, say=build_say)
-        except BotError as exc:
-            raise SubmissionRefused(str(exc)) from exc
+        built = _build(client, config, build_say)
         say(f"built {built.tag} ({built.size_mb:.0f} MiB); checking it ...")
-        report = check_bot(image=built.tag, say=check_say)
-        for line in report.text():
-            check_say(line)
-        if not report.ok:
-            raise SubmissionRefused(f"{built.tag} failed {len(report.failed)} check(s):\n"
-                                    + "\n".join(f"  {line}" for line in report.failed), report)
-        claimed = report.hello.get("games") or list(config.games)
-        try:
-            registered = register_bot(store, name=config.name, version=config.version, image=built.tag,
-                                      image_digest=client.images.get(built.tag).id, language=config.language,
-                                      author=config.author, games=claimed, league=league)
-        except LeagueError as exc:
-            raise SubmissionRefused(str(exc)) from exc
+        report = _check(built, check_say)
+        registered_bot = _register(store, client, config, built, report, leagues)
     finally:
         client.close()
-    say(f"registered {registered.label}" + (f" in league {league}" if league else ""))
-    return registered
+    say(f"registered {registered_bot.label}" + (f" in league {league}" if league else ""))
+    return registered_bot
+
+
+def check_leagues(store: Store, config: BotConfig, leagues: Sequence[str]) -> None:
+    """Each league exists, and plays a game that bot.toml says the bot plays (the hello may
+    narrow that later: registering checks again)."""
+    with store() as session:
+        for name in leagues:
+            league = get_league(session, name)  # an unknown league is refused before any build
+            if config.games and league.game not in config.games:
+                raise LeagueError(f"league {name} plays {league.game}, and {config.name}'s bot.toml says it plays "
+                                  f"only {', '.join(config.games)}")
+
+
+def check_may_submit(store: Store, account: Account, name: str) -> None:
+    """Raises :class:`~arena.league.NotAllowed` unless ``account`` may submit a version of the
+    bot name ``name``: a new name, or one whose every version it may manage
+    (:func:`arena.web.access.may_manage_bot`: its own; a command-line bot's, the operator's, only
+    an admin's)."""
+    from .web.access import may_manage_bot
+
+    with store() as session:
+        owners = set(session.scalars(select(Bot.owner_id).where(Bot.name == name)))
+    for owner in owners:
+        if not may_manage_bot(account, owner):
+            whose = "the operator's (registered on the league's machine)" if owner is None else "another author's"
+            raise NotAllowed(f"the bot name {name!r} is {whose}: only its owner submits versions of it; "
+                             "pick another name")
+
+
+def _build(client: docker.DockerClient, config: BotConfig, build_say: Say) -> BuildResult:
+    try:
+        return build_bot(client, config, say=build_say)
+    except Stopping:
+        raise
+    except BotError as exc:
+        raise SubmissionRefused(str(exc)) from exc
+
+
+def _check(built: BuildResult, check_say: Say) -> CheckReport:
+    report = check_bot(image=built.tag, say=check_say)
+    for line in report.text():
+        check_say(line)
+    if not report.ok:
+        raise SubmissionRefused(f"{built.tag} failed {len(report.failed)} check(s):\n"
+                                + "\n".join(f"  {line}" for line in report.failed), report)
+    return report
+
+
+def _register(store: Store, client: docker.DockerClient, config: BotConfig, built: BuildResult,
+              report: CheckReport, leagues: Sequence[str], owner_id: int | None = None,
+              retire_previous: bool = False) -> Bot:
+    claimed = report.hello.get("games") or list(config.games)
+    try:
+        return register_bot(store, name=config.name, version=config.version, image=built.tag,
+                            image_digest=client.images.get(built.tag).id, language=config.language,
+                            author=config.author, games=claimed, league=None, leagues=leagues, owner_id=owner_id,
+                            retire_previous=retire_previous)
+    except LeagueError as exc:
+        raise SubmissionRefused(str(exc)) from exc
+
+
+# -- submissions over HTTP: run by the web server's worker, one at a time --------------------------
+def next_queued(store: Store) -> int | None:
+    """Claims the oldest queued submission (it becomes "building") and returns its id; None when
+    none is queued. A claim is one conditional UPDATE, so two workers never take the same one."""
+    from sqlalchemy import update
+
+    with store() as session:
+        for submission_id in session.scalars(select(Submission.id).where(Submission.status == "queued")
+                                              .order_by(Submission.id).limit(5)):
+            claimed = session.execute(update(Submission).where(Submission.id == submission_id,
+                                                               Submission.status == "queued")
+                                      .values(status="building", updated_at=now()))
+            session.commit()
+            if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                return submission_id
+    return None
+
+
+def requeue_unfinished(store: Store) -> tuple[int, list[int]]:
+    """After a server stopped: puts back in the queue what it was building (its folder is still
+    there; its log starts again), and returns how many, and the ids of those it was checking
+    (their folder is gone, their image built: :func:`run_submission` with ``resume``)."""
+    from sqlalchemy import update
+
+    with store() as session, session.begin():
+        result = session.execute(update(Submission).where(Submission.status == "building")
+                                 .values(status="queued", log="", report="", updated_at=now()))
+        checking = list(session.scalars(select(Submission.id).where(Submission.status == "checking")
+                                        .order_by(Submission.id)))
+        session.execute(update(Submission).where(Submission.id.in_(checking)).values(report="", updated_at=now()))
+        return result.rowcount, checking  # type: ignore[attr-defined]
+
+
+def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool] = lambda: False,
+                   resume: bool = False) -> str:
+    """Builds, checks and registers a claimed submission (see :func:`next_queued`) for its
+    author, entering it in its leagues and retiring the name's earlier versions if it asked to;
+    returns the status it ends in: "entered", "refused", or "queued" again when ``stopping()``
+    turned true during the build (the server is stopping; its folder stays for the next run).
+    With ``resume``, a submission whose check a stopped server did not finish: its image, built
+    then, is checked again.
+
+    The build's output goes to the row's ``log``, the check's to its ``report``, a few times a
+    second; the unpacked folder is removed once built (or refused), and the image of a bot that
+    is refused after its build is removed too.
+    """
+    with store() as session:
+        row = session.get(Submission, submission_id)
+        if row is None:
+            raise LeagueError(f"no submission {submission_id}")
+        user = session.get(User, row.user_id)
+        assert user is not None
+        account = Account(user.id, user.name, user.is_admin)
+        folder, leagues, retire_previous = Path(row.folder), list(row.leagues), row.retire_previous
+        label = (row.bot_name, row.bot_version)
+    progress = _Progress(store, submission_id)
+    status = "refused"
+    built: BuildResult | None = None
+    client: docker.DockerClient | None = None
+    config: BotConfig | None = None
+    try:
+        with progress:
+            try:
+                client = docker_client(timeout=120)
+                if resume:
+                    config, built = _built_before(client, *label)
+                else:
+                    if not folder.is_dir():
+                        raise SubmissionRefused("the uploaded folder is gone from the server: submit the bot again")
+                    config = load_bot_config(folder)
+                    progress.update(bot_name=config.name, bot_version=config.version)
+                check_may_submit(store, account, config.name)
+                check_leagues(store, config, leagues)
+                check_new_version(store, config.name, config.version)
+                if not resume:
+
+                    def build_say(line: str) -> None:
+                        if stopping():
+                            raise Stopping("the server is stopping")
+                        progress.log(line)
+
+                    built = _build(client, config, build_say)
+                    _remove_folder(folder)  # built: the image is all that is needed now
+                    progress.log(f"built {built.tag} ({built.size_mb:.0f} MiB, {built.seconds:.1f} s)")
+                    progress.update(status="checking")
+                assert built is not None
+                report = _check(built, progress.report)
+                bot = _register(store, client, config, built, report, leagues, owner_id=account.id,
+                                retire_previous=retire_previous)
+                progress.update(status="entered", bot_id=bot.id)
+                status = "entered"
+            except Stopping:
+                progress.reset()
+                progress.update(status="queued")
+                status = "queued"
+            except SubmissionRefused as exc:
+                if exc.report is not None and exc.report.log.strip():
+                    progress.report("the bot's output (last lines):")
+                    for line in exc.report.log.strip().splitlines()[-20:]:
+                        progress.report(f"  | {line}")
+                progress.update(status="refused", error=_escaped(str(exc)))
+            except (BotError, LeagueError) as exc:
+                progress.update(status="refused", error=_escaped(str(exc).replace(f"{folder}/", "")
+                                                                  .replace(str(folder), "the bot folder")))
+            except Exception as exc:  # the server's fault: say so, and keep serving
+                progress.update(status="refused", error=f"the server failed while handling it ({type(exc).__name__}: "
+                                                        f"{_escaped(str(exc))}); an admin can tell more")
+    finally:
+        if status != "queued":
+            _remove_folder(folder)
+        if status == "refused" and built is not None and client is not None and config is not None \
+                and not registered(store, config.name, config.version):
+            with contextlib.suppress(docker.errors.APIError):
+                client.api.remove_image(built.tag)  # and the layers only it used
+        if client is not None:
+            client.close()
+    return status
+
+
+def _built_before(client: docker.DockerClient, name: str, version: str) -> tuple[BotConfig, BuildResult]:
+    """The config and build of a submission checked when the server stopped, from its image (the
+    build tags it only once it passes, and put bot.toml on it as labels)."""
+    tag = f"{IMAGE_REPOSITORY}/{name}:{version}"
+    try:
+        image = client.api.inspect_image(tag)
+    except docker.errors.APIError:
+        raise SubmissionRefused("the server stopped while checking this bot, and its image is gone: submit the bot "
+                                "again") from None
+    labels = (image.get("Config") or {}).get("Labels") or {}
+    if (labels.get("arena.bot.name"), labels.get("arena.bot.version")) != (name, version):
+        raise SubmissionRefused(f"the image {tag} is not this submission's: submit the bot again")
+    config = BotConfig(folder=Path(), root=Path(), name=name, version=version,
+                       language=labels.get("arena.bot.language", ""), author=labels.get("arena.bot.author", ""),
+                       games=tuple(g for g in labels.get("arena.bot.games", "").split(",") if g),
+                       protocol=labels.get("arena.bot.protocol", "grpc"))
+    return config, BuildResult(tag, image.get("Size", 0) / 2**20, 0.0, [])
+
+
+def _remove_folder(folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _escaped(message: str) -> str:
+    return "\n".join(printable(line, LINE_CHARS) for line in message.split("\n"))
+
+
+class _Progress:
+    """A submission's log and report, and its status, written to its row: changes of status at
+    once, lines of output every ``FLUSH_S`` by a thread of its own (a long build step prints
+    nothing for minutes, and the page shows the last line all the same). Each kept to
+    ``SUBMISSION_LOG_KB``: past that, one line says so and the rest is dropped."""
+
+    def __init__(self, store: Store, submission_id: int) -> None:
+        self.store, self.id = store, submission_id
+        self.lock = threading.Lock()
+        self.texts: dict[str, list[str]] = {"log": [], "report": []}
+        self.sizes = {"log": 0, "report": 0}
+        self.dirty = False
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._flusher, name=f"submission-{submission_id}", daemon=True)
+
+    def __enter__(self) -> _Progress:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
+        self.flush()
+
+    def log(self, line: str) -> None:
+        self._add("log", line)
+
+    def report(self, line: str) -> None:
+        self._add("report", line)
+
+    def _add(self, kind: str, line: str) -> None:
+        cap = limits.SUBMISSION_LOG_KB * 1024
+        with self.lock:
+            if self.sizes[kind] > cap:
+                return
+            line = printable(line, LINE_CHARS)
+            self.sizes[kind] += len(line) + 1
+            self.texts[kind].append(line if self.sizes[kind] <= cap else
+                                    f"[cut: over {limits.SUBMISSION_LOG_KB} KiB of output; the rest is not kept]")
+            self.dirty = True
+
+    def reset(self) -> None:
+        with self.lock:
+            self.texts = {"log": [], "report": []}
+            self.sizes = {"log": 0, "report": 0}
+            self.dirty = True
+
+    def update(self, **values: object) -> None:
+        self.flush(**values)
+
+    def flush(self, **values: object) -> None:
+        with self.lock:
+            if self.dirty:
+                values.update({kind: "\n".join(lines) for kind, lines in self.texts.items()})
+                self.dirty = False
+            if not values:
+                return
+            with self.store() as session, session.begin():
+                row = session.get(Submission, self.id)
+                if row is None:
+                    return
+                for key, value in values.items():
+                    setattr(row, key, value)
+                row.updated_at = now()
+
+    def _flusher(self) -> None:
+        while not self.done.wait(FLUSH_S):
+            with contextlib.suppress(Exception):  # a busy store: the next flush writes it all
+                self.flush()

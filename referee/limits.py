@@ -54,3 +54,13 @@ BUILD_MEMORY_MB = 1024  # and the same for memory+swap
 BUILD_PIDS = 256
 BUILD_CPUS = 1.0
 BUILD_CPU_SHARES = 512  # half a default container's weight: running matches come first
+
+# -- Uploads (arena/web/uploads.py): a bot folder sent to an Arena server as a .tar.gz or a
+# .zip. Counted while the request is read and while the archive is unpacked (real bytes, not
+# what its headers say); over any of these, the upload is refused and nothing stays on disk.
+UPLOAD_MB = 20  # packed: the archive as sent
+UNPACKED_MB = 200  # every file's bytes, unpacked
+UPLOAD_FILES = 5_000  # entries: files, folders and links
+UPLOAD_PATH_DEPTH = 32  # folders deep
+UPLOAD_PATH_CHARS = 1024  # of a path inside the archive; and 255 bytes a name, as on Linux
+SUBMISSION_LOG_KB = 256  # of a submission's build log, and of its check report, kept on the server

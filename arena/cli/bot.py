@@ -16,7 +16,7 @@ from referee.textlog import printable
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config
 from ..conformance import check_bot
 from ..submissions import SubmissionRefused, submit_bot
-from .options import user_errors, with_store
+from .options import user_errors
 
 LINE = 300  # characters of one line of a build's or a bot's output that are printed
 
@@ -95,19 +95,71 @@ def check(is_command: bool, decision_ms: int, bank_ms: int, target: tuple[str, .
 
 @bot.command()
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--league", "league_name", help="Enter the new version in this league.")
-@click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP)
+@click.option("--league", "leagues", multiple=True, metavar="NAME",
+              help="Enter the new version in this league (repeat the option for several).")
+@click.option("--server", envvar="ARENA_SERVER", metavar="URL",
+              help="Submit to the Arena server at URL (default $ARENA_SERVER) rather than to the store here.")
+@click.option("--token", envvar="ARENA_TOKEN", metavar="TOKEN",
+              help="Your API token on that server (default $ARENA_TOKEN).")
+@click.option("--keep-previous", is_flag=True,
+              help="With --server: keep your earlier versions of the bot playing (by default they are retired "
+                   "once this one is entered).")
+@click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP + " Not with --server.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
-@with_store()
+@click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",
+              help="Without --server: the database URL (SQLAlchemy); default $ARENA_DB or sqlite:///runs/arena.db.")
 @user_errors
-def submit(path: Path, league_name: str | None, root: Path | None, quiet: bool, store) -> None:
+def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str | None, keep_previous: bool,
+           root: Path | None, quiet: bool, db_url: str | None) -> None:
     """Build the bot folder PATH, check it (arena bot check), then register it as a new bot version.
 
     A bot that fails to build or fails a check is refused, and nothing is registered.
+
+    With --server, PATH is packed and uploaded to that Arena server with your --token instead,
+    and built and checked there; its build log and check report are printed as they come. The
+    exit status is 0 once it is entered, 1 when it is refused.
     """
+    if server:
+        if root is not None:
+            raise click.UsageError("--root goes only with a local submission: a server builds the bot folder alone")
+        submit_remotely(path, server, token or "", leagues, not keep_previous, quiet)
+        return
+    if keep_previous:
+        raise click.UsageError("--keep-previous goes with --server (a local submission retires nothing)")
+    if len(leagues) > 1:
+        raise click.UsageError("a local submission enters one --league (`arena league join` adds it to others)")
+    from ..store import StoreError, open_store
+
+    try:
+        store = open_store(db_url)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
     with submission_errors():
-        submit_bot(store, path, league_name, root, say=click.echo,
+        submit_bot(store, path, leagues[0] if leagues else None, root, say=click.echo,
                    build_say=(lambda line: None) if quiet else echo_line, check_say=click.echo)
+
+
+def submit_remotely(path: Path, server: str, token: str, leagues: tuple[str, ...], retire_previous: bool,
+                    quiet: bool) -> None:
+    from ..client import ServerError, submit_to_server
+    from ..web.uploads import UploadRefused
+
+    try:
+        followed = submit_to_server(server, token, path, leagues, retire_previous, say=click.echo,
+                                    log_say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")),
+                                    report_say=click.echo)
+    except BotError as exc:
+        raise click.ClickException(escaped(str(exc))) from exc
+    except UploadRefused as exc:
+        raise click.ClickException(f"not sent: {escaped(str(exc))}") from exc
+    except ServerError as exc:
+        raise click.ClickException(str(exc)) from exc
+    submission = followed.submission
+    if not followed.entered:
+        click.echo(f"refused: {escaped(submission['error'])}", err=True)
+        raise SystemExit(1)
+    where = f" in {', '.join(printable(league) for league in submission['leagues'])}" if submission["leagues"] else ""
+    click.echo(f"entered: {printable(submission['bot_name'])} {printable(submission['bot_version'])}{where}")
 
 
 @contextlib.contextmanager

@@ -9,20 +9,29 @@ act on for anything it refuses.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from referee.games import GameError, get_game
 from referee.spec import SpecError, check_secret, new_secret
 
 from ..store import Bot, Entry, League, Store
+from ..store.models import now
 from .schedule import ScheduleOptions
+
+if TYPE_CHECKING:
+    from ..accounts import Account
 
 
 class LeagueError(Exception):
     """Something a league refuses; the message is a sentence a user can act on."""
+
+
+class NotAllowed(LeagueError):
+    """Something this account may not do (the web server answers 403)."""
 
 
 def create_league(store: Store, name: str, game: str, players: int, settings: dict[str, Any],
@@ -66,19 +75,45 @@ def find_bot(session: Any, label: str) -> Bot:
 
 
 def register_bot(store: Store, *, name: str, version: str, image: str, image_digest: str,
-                 language: str, author: str, games: list[str], league: str | None) -> Bot:
-    """Records a built and validated bot version, and enters it in ``league``."""
+                 language: str, author: str, games: list[str], league: str | None,
+                 leagues: Sequence[str] = (), owner_id: int | None = None, retire_previous: bool = False) -> Bot:
+    """Records a built and validated bot version, and enters it in ``league`` and ``leagues``,
+    all in one transaction. ``owner_id``: the account that submitted it over HTTP (None: the
+    command line's, the operator's). With ``retire_previous``, every other version of the name
+    that is not retired yet is retired (it plays no new match)."""
     with store() as session, session.begin():
-        target = get_league(session, league) if league else None
+        names = list(dict.fromkeys([*([league] if league else []), *leagues]))
+        targets = [get_league(session, n) for n in names]
         if session.scalar(select(Bot).where(Bot.name == name, Bot.version == version)):
             raise LeagueError(f"bot {name} version {version} is registered already: give it a new version")
         bot = Bot(name=name, version=version, image=image, image_digest=image_digest, language=language,
-                  author=author, games=games)
+                  author=author, games=games, owner_id=owner_id)
         session.add(bot)
         session.flush()
-        if target is not None:
+        for target in targets:
             _check_plays(bot, target)
             session.add(Entry(league_id=target.id, bot_id=bot.id))
+        if retire_previous:
+            session.execute(update(Bot).where(Bot.name == name, Bot.id != bot.id, Bot.retired_at.is_(None))
+                            .values(retired_at=now()))
+    return bot
+
+
+def retire_bot(store: Store, bot_id: int, account: Account | None) -> Bot:
+    """Retires bot ``bot_id`` for ``account``, who must be allowed to manage it
+    (:func:`arena.web.access.may_manage_bot`: its owner; for a bot of the command line, an
+    admin), else :class:`NotAllowed`. A retired bot keeps its games and ratings and plays no new
+    match. Retiring a retired bot changes nothing. Returns the bot."""
+    from ..web.access import may_manage_bot  # the one place that says who may
+
+    with store() as session, session.begin():
+        bot = session.get(Bot, bot_id)
+        if bot is None:
+            raise LeagueError(f"no bot with id {bot_id}")
+        if not may_manage_bot(account, bot.owner_id):
+            raise NotAllowed(f"only the owner of {bot.label} may retire it")
+        if bot.retired_at is None:
+            bot.retired_at = now()
     return bot
 
 

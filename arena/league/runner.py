@@ -49,10 +49,13 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     start = time.monotonic()
     with store() as session:
         league = get_league(session, name)
-        entrants = {e.bot.id: e.bot for e in league.entries}
+        # a retired bot plays no new match; its stored games and ratings stay
+        entrants = {e.bot.id: e.bot for e in league.entries if e.bot.retired_at is None}
         if len(entrants) < league.players:
-            raise LeagueError(f"league {name} has {len(entrants)} entrant(s); {league.game} needs "
-                              f"{league.players} per table")
+            retired = len(league.entries) - len(entrants)
+            raise LeagueError(f"league {name} has {len(entrants)} entrant(s)"
+                              + (f" not retired ({retired} retired)" if retired else "")
+                              + f"; {league.game} needs {league.players} per table")
         options = ScheduleOptions.from_dict(league.schedule)
         done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league.id))}
         league_id, game, players, settings, secret = (league.id, league.game, league.players, league.settings,

@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.templating import Jinja2Templates
 
-from ..league import LeagueError
+from ..league import LeagueError, NotAllowed
 from ..store import Store
 from . import auth, bots, games, leagues, submissions
 from .auth import NotSignedIn
@@ -86,8 +86,8 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
 
     @app.exception_handler(LeagueError)
     async def league_error(request: Request, exc: LeagueError) -> Response:
-        return await http_error(request, HTTPException(404 if str(exc).startswith(("unknown", "no ")) else 400,
-                                                       str(exc)))
+        status = 403 if isinstance(exc, NotAllowed) else 404 if str(exc).startswith(("unknown", "no ")) else 400
+        return await http_error(request, HTTPException(status, str(exc)))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:

@@ -1,0 +1,125 @@
+"""The client side of an Arena server's submissions (``arena bot submit --server``): pack a bot
+folder as the server would accept it, upload it, and follow the submission until it is entered
+or refused, passing on its build log and check report as they come."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from referee.textlog import printable
+
+from .bots import load_bot_config
+
+Say = Callable[[str], None]
+LINE = 300  # characters of one printed line
+POLL_S = 1.0
+PATIENCE_S = 60.0  # how long following a submission survives a server that does not answer
+
+
+class ServerError(Exception):
+    """The server could not be reached, or refused the request; the message is one sentence."""
+
+
+class Unreachable(ServerError):
+    """No answer from the server (down, restarting, or the network)."""
+
+
+@dataclass(frozen=True)
+class Followed:
+    entered: bool
+    submission: dict[str, Any]
+
+
+def submit_to_server(server: str, token: str, folder: Path, leagues: Sequence[str] = (), retire_previous: bool = True,
+                     say: Say = print, log_say: Say = print, report_say: Say = print,
+                     timeout: float = 120.0) -> Followed:
+    """Packs ``folder`` (refusing here what the server would refuse: ``UploadRefused``, or
+    ``BotError`` for a bad bot.toml), uploads it to ``server`` with ``token``, then follows the
+    submission: ``say`` gets our lines (status changes), ``log_say`` each new line of the build
+    log and ``report_say`` of the check report, all escaped. Raises :class:`ServerError`."""
+    from .web.uploads import pack_folder
+
+    base = _base_url(server)
+    if not token:
+        raise ServerError("no API token: give --token or set $ARENA_TOKEN (an admin makes one with "
+                          "`arena user add NAME` or `arena user token NAME`)")
+    config = load_bot_config(folder)
+    archive = pack_folder(folder)
+    say(f"uploading {printable(config.name)} {printable(config.version)} ({len(archive) / 1024:.0f} KiB) to {base} ...")
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    with httpx.Client(base_url=base, headers=headers, timeout=timeout) as client:
+        reply = _request(client, "POST", "/api/v1/submissions", base,
+                         files={"archive": (f"{config.name}.tar.gz", archive, "application/gzip")},
+                         data={"leagues": list(leagues), "retire_previous": "true" if retire_previous else "false"})
+        submission = reply.json()
+        say(f"submission {submission['id']}: {base}{submission['url']}")
+        return _follow(client, base, submission, say, log_say, report_say)
+
+
+def _base_url(server: str) -> str:
+    base = server.strip().rstrip("/")
+    if not base.startswith(("http://", "https://")):
+        raise ServerError(f"--server {server!r} is not a URL: give one such as http://arena.example.org:8000")
+    return base
+
+
+def _request(client: httpx.Client, method: str, path: str, base: str, **kwargs: Any) -> httpx.Response:
+    try:
+        reply = client.request(method, path, **kwargs)
+    except httpx.ConnectError as exc:
+        raise Unreachable(f"cannot reach the Arena server at {base}: {_reason(exc)}") from None
+    except httpx.TimeoutException:
+        raise Unreachable(f"the Arena server at {base} did not answer in time") from None
+    except httpx.HTTPError as exc:
+        raise Unreachable(f"the connection to the Arena server at {base} failed: {_reason(exc)}") from None
+    if reply.is_success:
+        return reply
+    try:
+        detail = str(reply.json().get("detail", ""))
+    except ValueError:
+        detail = reply.text[:200]
+    detail = printable(detail, 2000)
+    if reply.status_code == 401:
+        raise ServerError(f"the server refused the API token (401): {detail}")
+    if reply.status_code == 413:
+        raise ServerError(f"the server refused the upload as too large (413): {detail}")
+    raise ServerError(f"the server refused it ({reply.status_code}): {detail}")
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return printable(text.split("] ")[-1], 200)  # "[Errno 111] Connection refused" -> "Connection refused"
+
+
+def _follow(client: httpx.Client, base: str, submission: dict[str, Any], say: Say, log_say: Say,
+            report_say: Say) -> Followed:
+    printed = {"log": 0, "report": 0}
+    status = ""
+    last_answer = time.monotonic()
+    while True:
+        if submission["status"] != status:
+            status = submission["status"]
+            say(f"status: {status}")
+        for key, out in (("log", log_say), ("report", report_say)):
+            lines = submission.get(key, "").split("\n") if submission.get(key) else []
+            # a line still being written is printed once the next one starts, or at the end
+            ready = lines if submission["finished"] else lines[:-1]
+            for line in ready[printed[key]:]:
+                out(printable(line, LINE))
+            printed[key] = max(printed[key], len(ready))
+        if submission["finished"]:
+            return Followed(submission["status"] == "entered", submission)
+        time.sleep(POLL_S)
+        try:
+            submission = _request(client, "GET", submission["api_url"], base).json()
+            last_answer = time.monotonic()
+        except Unreachable as exc:
+            if time.monotonic() - last_answer > PATIENCE_S:
+                raise ServerError(f"{exc}; the submission goes on without you: {base}{submission['url']}") from None
+
