@@ -51,7 +51,7 @@ def submit_to_server(server: str, token: str, folder: Path, leagues: Sequence[st
                           "`arena user add NAME` or `arena user token NAME`)")
     config = load_bot_config(folder)
     archive = pack_folder(folder)
-    say(f"uploading {printable(config.name)} {printable(config.version)} ({len(archive) / 1024:.0f} KiB) to {base} ...")
+    say(f"uploading {printable(config.name)} {printable(config.version)} ({len(archive) / 1024:.1f} KiB) to {base} ...")
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
     with httpx.Client(base_url=base, headers=headers, timeout=timeout) as client:
         reply = _request(client, "POST", "/api/v1/submissions", base,
@@ -100,21 +100,33 @@ def _reason(exc: Exception) -> str:
 def _follow(client: httpx.Client, base: str, submission: dict[str, Any], say: Say, log_say: Say,
             report_say: Say) -> Followed:
     printed = {"log": 0, "report": 0}
-    status = ""
+    announced: list[str] = []
     last_answer = time.monotonic()
-    while True:
-        if submission["status"] != status:
-            status = submission["status"]
+
+    def announce(status: str) -> None:
+        if status not in announced:
+            announced.append(status)
             say(f"status: {status}")
-        for key, out in (("log", log_say), ("report", report_say)):
-            lines = submission.get(key, "").split("\n") if submission.get(key) else []
-            # a line still being written is printed once the next one starts, or at the end
-            ready = lines if submission["finished"] else lines[:-1]
-            for line in ready[printed[key]:]:
-                out(printable(line, LINE))
-            printed[key] = max(printed[key], len(ready))
+
+    def new_lines(key: str, out: Say) -> None:
+        lines = submission[key].split("\n") if submission.get(key) else []
+        for line in lines[printed[key]:]:
+            out(printable(line, LINE))
+        printed[key] = len(lines)
+
+    while True:
+        # in the order things happen, however many steps one poll missed
+        status = submission["status"]
+        announce("queued")
+        if status != "queued" and (status != "refused" or submission["log"]):
+            announce("building")
+        new_lines("log", log_say)
+        if status in ("checking", "entered") or (status == "refused" and submission["report"]):
+            announce("checking")
+        new_lines("report", report_say)
         if submission["finished"]:
-            return Followed(submission["status"] == "entered", submission)
+            announce(status)
+            return Followed(status == "entered", submission)
         time.sleep(POLL_S)
         try:
             submission = _request(client, "GET", submission["api_url"], base).json()

@@ -118,9 +118,9 @@ def _flag(value: str) -> bool:
     raise HTTPException(422, f"retire_previous: {value[:20]!r} is not true or false")
 
 
-def _queue(app: FastAPI, account: Account, received: Received) -> int:
-    """Checks what can be checked at once and queues the upload; returns its id. Runs in the
-    thread pool: the unpacking reads and writes up to 200 MB."""
+def _queue(app: FastAPI, account: Account, received: Received) -> Submission:
+    """Checks what can be checked at once and queues the upload; returns its row as queued. Runs
+    in the thread pool: the unpacking reads and writes up to 200 MB."""
     store: Store = app.state.store
     check_csrf(account, received.last("csrf") or None)
     leagues = list(dict.fromkeys(v.strip() for v in received.fields.get("leagues", []) if v.strip()))
@@ -149,19 +149,18 @@ def _queue(app: FastAPI, account: Account, received: Received) -> int:
             row = Submission(user_id=account.id, leagues=leagues, retire_previous=retire_previous,
                              folder=str(unpacked.folder), bot_name=config.name, bot_version=config.version)
             session.add(row)
-        submission_id = row.id
     except BaseException:
         shutil.rmtree(unpacked.folder, ignore_errors=True)
         raise
     worker = getattr(app.state, "submission_worker", None)
     if worker is not None:
         worker.wake.set()
-    return submission_id
+    return row
 
 
-async def _upload(request: Request, account: Account) -> int:
-    """Receives, checks and queues an upload; returns the submission's id. A refused upload is
-    an HTTPException with its status, and leaves nothing on disk."""
+async def _upload(request: Request, account: Account) -> Submission:
+    """Receives, checks and queues an upload; returns the submission as queued. A refused upload
+    is an HTTPException with its status, and leaves nothing on disk."""
     try:
         received = await receive_upload(request, request.app.state.settings.uploads_dir)
         try:
@@ -180,10 +179,8 @@ async def submit(request: Request, account: SignedIn) -> Response:
     """Upload a bot folder (multipart: ``archive``, ``leagues`` repeated, ``retire_previous``) to
     be built, checked and entered in the leagues; answers the queued submission. Reading the
     body is this endpoint's own work (async): it counts the bytes as they come."""
-    submission_id = await _upload(request, account)
-    row = await run_in_threadpool(_own, request.app.state.store, account, submission_id)
-    return JSONResponse(_full(row).model_dump(mode="json"), status_code=201,
-                        headers={"location": f"{API}/{submission_id}"})
+    row = await _upload(request, account)
+    return JSONResponse(_full(row).model_dump(mode="json"), status_code=201, headers={"location": f"{API}/{row.id}"})
 
 
 @router.get(API, tags=["submissions"])
@@ -216,7 +213,7 @@ def submit_page(request: Request, account: SignedIn) -> Response:
 @router.post("/submit", include_in_schema=False)
 async def submit_form(request: Request, account: SignedIn) -> Response:
     try:
-        submission_id = await _upload(request, account)
+        row = await _upload(request, account)
     except HTTPException as exc:
         if exc.status_code == 403 and "form is stale" in str(exc.detail):
             raise
@@ -224,7 +221,7 @@ async def submit_form(request: Request, account: SignedIn) -> Response:
     except LeagueError as exc:
         status = 403 if isinstance(exc, NotAllowed) else 404 if str(exc).startswith("unknown") else 400
         return await run_in_threadpool(_submit_page, request, str(exc), status)
-    return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
+    return RedirectResponse(f"/submissions/{row.id}", status_code=303)
 
 
 @router.get("/submissions", include_in_schema=False)
