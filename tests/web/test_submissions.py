@@ -24,7 +24,7 @@ from arena.league import LeagueError, NotAllowed, create_league, register_bot, r
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, Entry, League, Submission, User
-from arena.submissions import requeue_unfinished
+from arena.submissions import requeue_unfinished, run_submission
 from arena.web.uploads import pack_folder
 
 from ..docker_fixtures import ROOT
@@ -182,6 +182,47 @@ def test_a_broken_dockerfile_is_refused_with_the_builds_error(league_site, leagu
     assert os.listdir(league_site.runs_dir.parent / "uploads") == []
     with league_site.client("alice") as alice:  # the page shows why, escaped
         assert "returned a non-zero code: 3" in alice.get(submission["url"]).text
+
+
+def test_a_bot_that_fails_its_check_is_refused_and_its_image_removed(league_site, league, docker_client, tmp_path):
+    folder = bot_folder(tmp_path, "uploads-liar", "1")
+    (folder / "bot.py").write_text((folder / "bot.py").read_text().replace('name="uploads-liar"', 'name="other"'))
+    reply = upload(league_site, "alice", folder)
+    assert reply.status_code == 201, reply.text
+    submission, seen = follow(league_site, "alice", reply.json())
+    assert statuses(seen)[-2:] == ["checking", "refused"] and "failed 1 check(s)" in submission["error"]
+    assert "FAIL  hello: says it is 'other' '1', but its bot.toml says 'uploads-liar' '1'" in submission["report"]
+    assert docker_client.images.list(name="arena-bot/uploads-liar") == []
+    assert os.listdir(league_site.runs_dir.parent / "uploads") == []
+
+
+def test_a_build_interrupted_by_a_stopping_server_goes_back_to_the_queue(empty_site, docker_client, tmp_path):
+    """On a store of its own, with no worker: the submission is run here, as if claimed."""
+    folder = bot_folder(tmp_path, "uploads-stopped", "1")
+    unpacked = empty_site.runs_dir.parent / "uploads" / "stopped"
+    shutil.copytree(folder, unpacked)
+    with empty_site.store() as session, session.begin():
+        row = Submission(user_id=account(empty_site, "alice").id, status="building", folder=str(unpacked))
+        session.add(row)
+    assert run_submission(empty_site.store, row.id, stopping=lambda: True) == "queued"
+    with empty_site.store() as session:
+        again = session.get(Submission, row.id)
+        assert (again.status, again.log, again.error) == ("queued", "", "")
+    assert (unpacked / "bot.toml").is_file(), "the folder is needed for the next run"
+    assert docker_client.images.list(name="arena-bot/uploads-stopped") == []
+
+
+def test_a_page_without_javascript_refreshes_itself_until_finished(empty_site):
+    with empty_site.store() as session, session.begin():
+        queued = Submission(user_id=account(empty_site, "alice").id, folder="/nonexistent", bot_name="b",
+                            bot_version="1")
+        done = Submission(user_id=queued.user_id, folder="/nonexistent", status="entered")
+        session.add_all([queued, done])
+    with empty_site.client("alice") as alice:
+        page = alice.get(f"/submissions/{queued.id}").text
+        assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in page
+        assert 'http-equiv="refresh"' not in alice.get(f"/submissions/{done.id}").text
+        assert alice.get(f"/api/v1/submissions/{queued.id}").json()["status"] == "queued"
 
 
 def test_a_hostile_name_is_escaped_on_the_page(league_site, tmp_path):

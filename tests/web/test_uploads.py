@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import socket
 import stat
 import struct
@@ -25,7 +26,7 @@ from arena.web import WebSettings, create_app
 from arena.web.uploads import UploadLimits, UploadRefused, _Entry, _Unpacker, pack_folder, unpack
 from referee import limits
 
-from .conftest import Site, add_users, live_server
+from .conftest import PASSWORD, Site, add_users, live_server
 
 MiB = 2**20
 TOML = b'name = "uploaded"\nversion = "1"\nlanguage = "python"\nauthor = "Ada"\n'
@@ -344,3 +345,19 @@ def test_pack_folder_packs_what_the_server_unpacks_and_refuses_what_it_refuses(t
     (folder / "Dockerfile").unlink()
     with pytest.raises(UploadRefused, match="no Dockerfile"):
         pack_folder(folder)
+
+
+def test_the_upload_form_needs_its_csrf_token_and_shows_why_an_archive_is_refused(site):
+    with httpx.Client(base_url=site.url) as browser:
+        browser.post("/login", data={"name": "alice", "password": PASSWORD["alice"], "next": "/submit"})
+        page = browser.get("/submit").text
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page)[1]
+        files = {"archive": ("bot.tar.gz", tgz((info("../x", size=1), b"x")), "application/gzip")}
+        stale = browser.post("/submit", data={"csrf": "forged"}, files=files)
+        assert stale.status_code == 403 and "the form is stale" in stale.text
+        # a browser's session on the API needs it too: a cookie is sent by a browser by itself
+        assert browser.post("/api/v1/submissions", files=files).status_code == 403
+        shown = browser.post("/submit", data={"csrf": csrf}, files=files)
+        assert shown.status_code == 400 and 'id="submit-error"' in shown.text
+        assert "&#39;../x&#39; has &#39;..&#39; in its path" in shown.text
+    assert leftovers(site) == []
