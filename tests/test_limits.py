@@ -36,3 +36,16 @@ def test_the_bot_authors_page_says_the_same_numbers():
                 f"with code 0 within {limits.CHECK_SHUTDOWN_MS // 1000} s", f"the container's {limits.MEMORY_MB} MiB",
                 f"({limits.DECISION_MS // 1000} s a decision, a {limits.BANK_MS // 1000} s bank"):
         assert row in page, f"docs/writing-a-bot.md does not say {row!r}"
+
+
+def test_uploads_take_their_numbers_from_limits_and_the_page_says_them():
+    from arena.web.uploads import LIMITS
+
+    assert (LIMITS.packed, LIMITS.unpacked, LIMITS.files, LIMITS.depth, LIMITS.path_chars) == (
+        limits.UPLOAD_MB * 2**20, limits.UNPACKED_MB * 2**20, limits.UPLOAD_FILES, limits.UPLOAD_PATH_DEPTH,
+        limits.UPLOAD_PATH_CHARS)
+    page = (ROOT / "docs" / "writing-a-bot.md").read_text()
+    for row in (f"| packed | {limits.UPLOAD_MB} MB", f"| unpacked | {limits.UNPACKED_MB} MB",
+                f"| files | {limits.UPLOAD_FILES:,} entries", f"at most {limits.UPLOAD_PATH_DEPTH} folders deep and "
+                f"{limits.UPLOAD_PATH_CHARS} characters", f"up to {limits.SUBMISSION_LOG_KB} KiB"):
+        assert row in page, f"docs/writing-a-bot.md does not say {row!r}"
