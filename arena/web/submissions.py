@@ -177,8 +177,8 @@ async def _upload(request: Request, account: Account) -> Submission:
                         413: {"description": "too large"}})
 async def submit(request: Request, account: SignedIn) -> Response:
     """Upload a bot folder (multipart: ``archive``, ``leagues`` repeated, ``retire_previous``) to
-    be built, checked and entered in the leagues; answers the queued submission. Reading the
-    body is this endpoint's own work (async): it counts the bytes as they come."""
+    be built, checked and entered in the leagues; answers the submission, queued."""
+    # async, unlike the other endpoints: it reads the body itself, counting the bytes as they come
     row = await _upload(request, account)
     return JSONResponse(_full(row).model_dump(mode="json"), status_code=201, headers={"location": f"{API}/{row.id}"})
 
