@@ -384,7 +384,7 @@ class LiveOut(BaseModel):
 
 # -- building the answers ------------------------------------------------------------------------------
 def game_out(info: GameInfo, account: Account | None, decisions: int) -> dict[str, Any]:
-    told = info.public  # scores and failures are told to every seat at the game's end
+    told = info.over  # scores and failures are told to every seat at the game's end
     seats = [{
         "seat": s.seat, "bot_id": s.bot.id, "bot": s.bot.name, "version": s.bot.version, "owner": s.owner,
         "score": info.scores[s.seat] if told and info.scores else None,
@@ -457,9 +457,8 @@ def live_out(session: Session, league_name: str, account: Account | None) -> dic
     matches = []
     for row in rows:
         base = f"/leagues/{league.name}/live/{row.round}/{row.table}/games"
-        in_play = _deal_in_play(session, league, row.round, row.table, besides=row.id)
-        games = [{"index": g.index, "over": g.over, "decisions": g.decisions,
-                  "scores": g.scores if g.over and not in_play else None, "url": f"{base}/{g.index}"}
+        games = [{"index": g.index, "over": g.over, "decisions": g.decisions, "scores": g.scores,
+                  "url": f"{base}/{g.index}"}
                  for g in replays.games_so_far(row.record_dir)]
         matches.append({"round": row.round, "table": row.table, "started_at": _iso(row.started_at), "games": games,
                         "bots": [{"index": i, "bot_id": b, "bot": bots[b][0].name, "version": bots[b][0].version,
