@@ -18,6 +18,7 @@ show the hands of the running one.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,10 +29,12 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from referee.games import get_game
 from referee.limits import LOG_CAP
 from referee.match import log_name
 from referee.records import RecordError, read_record
 from referee.spec import SpecError, load_spec
+from referee.textlog import format_score
 
 from .. import replays
 from ..accounts import Account
@@ -573,7 +576,7 @@ def match_page(request: Request, match_id: int, account: Viewer) -> Response:
     with request.app.state.store() as session:
         data, league = match_out(session, match_id, account)
     names = {b["bot_id"]: f"{b['bot']}@{b['version']}" for b in data["bots"]}
-    return _render(request, "match.html", {"match": data, "names": names, "league": league})
+    return _render(request, "match.html", {"match": data, "names": names, "score": scorer(league.game)})
 
 
 @router.get("/games/{game_id}", include_in_schema=False)
@@ -588,7 +591,8 @@ def game_page(request: Request, game_id: int, account: Viewer, seat: str | None 
 def live_page(request: Request, name: str, account: Viewer) -> Response:
     with request.app.state.store() as session:
         data = live_out(session, name, account)
-    return _render(request, "live.html", {"live": data})
+        game = get_league(session, name).game
+    return _render(request, "live.html", {"live": data, "score": scorer(game)})
 
 
 @router.get(LIVE_GAME, include_in_schema=False)
@@ -614,7 +618,7 @@ def _game_page(request: Request, info: GameInfo, account: Account | None, seat: 
     decisions = replay.decisions if replay else count_decisions(info)
     game = game_out(info, account, decisions)
     context: dict[str, Any] = {"info": info, "game": game, "replay": replay, "seat": chosen,
-                               "seat_param": "all" if chosen is None else chosen}
+                               "seat_param": "all" if chosen is None else chosen, "score": scorer(info.league.game)}
     if replay is not None:
         last = len(replay.steps) - 1
         at = last if step is None else min(max(step, 0), last)
@@ -624,6 +628,12 @@ def _game_page(request: Request, info: GameInfo, account: Account | None, seat: 
                                "first": list(FIRST.get(info.league.game, ())), "seat_fields": list(SEAT_FIELDS),
                                "meta": list(META), "live": not info.over})
     return _render(request, "game.html", context, private=not info.public)
+
+
+def scorer(game: str) -> Callable[[int], str]:
+    """A score as the game counts it ("$12,000" in Prohis, "7 points" elsewhere)."""
+    spec = get_game(game)
+    return lambda score: format_score(spec, score)
 
 
 # -- the table of one step, laid out (replay.js lays it out the same way) -----------------------------------

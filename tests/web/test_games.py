@@ -11,7 +11,9 @@ from sqlalchemy import select
 
 from arena.replays import rebuild
 from arena.store import Bot, Game, LiveMatch, Match, User
+from referee.games import get_game
 from referee.records import RecordWriter, read_record
+from referee.textlog import format_score
 
 from .local_match import HOSTILE, local_match
 from .tables import shown_cards, view_cards
@@ -99,7 +101,8 @@ def test_a_step_drawn_on_the_server_shows_the_cards_the_api_gives(league_site):
         page = anonymous.get(f"/games/{game.id}").text  # no seat, no step: the full table after the game
         hands = {seat: cards for (seat, field), cards in shown_cards(page).items() if field == "hand"}
         assert hands == {str(s): v["hand"] for s, v in enumerate(final["views"]) if v["hand"]}
-        assert "After the game" in page and all(f">{score}<" in page for score in game.scores)
+        assert "After the game" in page and all(f">{format_score(get_game('prohis'), score)}<" in page
+                                                for score in game.scores)
 
 
 def test_hostile_names_are_text_everywhere(league_site):
@@ -115,7 +118,8 @@ def test_hostile_names_are_text_everywhere(league_site):
 
 def test_what_does_not_exist_is_404_and_bad_requests_say_why(league_site):
     matches, games, _ = stored(league_site)
-    assert (matches[0].round, games[0].match_id, games[0].index) == (0, matches[0].id, 0)
+    first = next(m for m in matches if m.round == 0)
+    stored_first = next(g for g in games if g.match_id == first.id and g.index == 0)
     with league_site.client() as anonymous:
         assert anonymous.get("/api/v1/games/999999").json() == {"detail": "no game 999999"}
         assert anonymous.get("/api/v1/matches/999999").status_code == 404
@@ -124,8 +128,8 @@ def test_what_does_not_exist_is_404_and_bad_requests_say_why(league_site):
         assert anonymous.get(f"/api/v1/games/{games[0].id}/replay", params={"seat": "x"}).status_code == 422
         assert anonymous.get("/api/v1/leagues/nope/live").status_code == 404
         assert anonymous.get("/api/v1/leagues/web/live/9/1,2,3/games/0").status_code == 404
-        moved = anonymous.get(f"/api/v1/leagues/web/live/0/{matches[0].table}/games/0")  # played and stored
-        assert moved.status_code == 307 and moved.headers["location"] == f"/api/v1/games/{games[0].id}"
+        moved = anonymous.get(f"/api/v1/leagues/web/live/0/{first.table}/games/0")  # played and stored
+        assert moved.status_code == 307 and moved.headers["location"] == f"/api/v1/games/{stored_first.id}"
 
 
 def test_no_live_row_is_left_once_the_league_has_run(league_site):

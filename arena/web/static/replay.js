@@ -149,10 +149,9 @@
 
   function stepLabel(step) {
     if (step.end) return "end of the game";
-    const who = names[step.seat];
-    if (step.pending) return `${step.step} · ${who} is deciding`;
-    if (step.action === null) return `${step.step} · ${who} decides`;
-    return `${step.step} · ${who}: ${step.action} (${step.ms.toFixed(1)} ms)${step.fallback ? " [fallback]" : ""}`;
+    if (step.pending) return `${step.step} · seat ${step.seat} is deciding`;
+    if (step.action === null) return `${step.step} · seat ${step.seat} decides`;
+    return `${step.step} · seat ${step.seat}: ${step.action} · ${step.ms.toFixed(1)} ms${step.fallback ? " [fallback]" : ""}`;
   }
 
   // -- state and navigation -------------------------------------------------------------------
