@@ -62,15 +62,15 @@ class Replay:
                 "seat": "all" if self.seat is None else self.seat, "over": self.over,
                 "decisions": self.decisions, "steps": self.steps, "result": self.result}
 
-    @cached_property
     def json(self) -> bytes:
-        """:meth:`to_dict` as JSON, made once per replay (a replay is cached with it)."""
+        """:meth:`to_dict` as JSON (2 MB for the full table of a long 4-player game)."""
         return json.dumps(self.to_dict(), separators=(",", ":")).encode()
 
     @cached_property
     def gzipped(self) -> bytes:
-        """:attr:`json`, gzipped: views repeat from step to step, so it is a tenth the size."""
-        return gzip.compress(self.json, compresslevel=6)
+        """:meth:`json`, gzipped, made once per replay (which is cached with it): views repeat
+        from step to step, so it is a fiftieth of the size or less."""
+        return gzip.compress(self.json(), compresslevel=6)
 
 
 def rebuild(record: Record, seat: int | None, names: list[str] | None = None, public: bool = True) -> Replay:
@@ -163,7 +163,7 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
 
 # -- from files, cached ---------------------------------------------------------------------------
 _CACHE: OrderedDict[tuple, Replay] = OrderedDict()
-_CACHE_SIZE = 64  # a replay holds a view per step: a few hundred kB
+_CACHE_SIZE = 48  # a replay holds a view per step (per seat, for the full table): 0.4 to 4 MB
 _lock = Lock()
 
 

@@ -92,6 +92,7 @@ class GameInfo:
     failures: list[str] | None = None
     live_key: tuple[str, int, str] | None = None  # (league, round, table) of a match being played
     details: list[dict[str, Any]] = field(default_factory=list)  # the record's failure lines
+    decisions: int = 0  # in the record, as far as it is written
 
     @property
     def page(self) -> str:
@@ -143,15 +144,17 @@ def stored_game(session: Session, game_id: int) -> GameInfo:
     match = game.match
     league = session.get(League, match.league_id)
     assert league is not None
-    record = Path(game.record_path)
+    path = Path(game.record_path)
     try:
-        details = read_record(record).failures
+        record = read_record(path)
+        details, decisions = record.failures, len(record.decisions)
     except RecordError:
-        details = []
-    return GameInfo(game.id, league, match.id, match.round, match.table, game.index, game.deal, record,
+        details, decisions = [], 0
+    return GameInfo(game.id, league, match.id, match.round, match.table, game.index, game.deal, path,
                     _seats(session, game.seats, match.bots), over=True,
                     public=not _deal_in_play(session, league, match.round, match.table),
-                    scores=game.scores, ranks=game.ranks, failures=game.failures, details=details)
+                    scores=game.scores, ranks=game.ranks, failures=game.failures, details=details,
+                    decisions=decisions)
 
 
 class Moved(Exception):
@@ -191,7 +194,8 @@ def live_game(session: Session, league_name: str, round_: int, table: str, index
                     _seats(session, seat_bots, row.bots), over=over,
                     public=over and not _deal_in_play(session, league, round_, table, besides=row.id),
                     scores=result.get("scores"), ranks=result.get("ranks"), failures=result.get("failures"),
-                    live_key=(league.name, round_, table), details=record.failures)
+                    live_key=(league.name, round_, table), details=record.failures,
+                    decisions=len(record.decisions))
 
 
 # -- what an asker may see ------------------------------------------------------------------------
@@ -386,7 +390,7 @@ class LiveOut(BaseModel):
 
 
 # -- building the answers ------------------------------------------------------------------------------
-def game_out(info: GameInfo, account: Account | None, decisions: int) -> dict[str, Any]:
+def game_out(info: GameInfo, account: Account | None) -> dict[str, Any]:
     told = info.over  # scores and failures are told to every seat at the game's end
     seats = [{
         "seat": s.seat, "bot_id": s.bot.id, "bot": s.bot.name, "version": s.bot.version, "owner": s.owner,
@@ -402,15 +406,8 @@ def game_out(info: GameInfo, account: Account | None, decisions: int) -> dict[st
         links["live"] = f"/leagues/{info.league.name}/live"
     return {"id": info.id, "league": info.league.name, "game": info.league.game, "match": info.match_id,
             "round": info.round, "index": info.index, "deal": info.deal, "over": info.over, "public": info.public,
-            "decisions": decisions, "seats": seats, "failures": failure_details(info, account),
+            "decisions": info.decisions, "seats": seats, "failures": failure_details(info, account),
             "full_table": info.may_see_table(), "links": links}
-
-
-def count_decisions(info: GameInfo) -> int:
-    try:
-        return len(read_record(info.record, growing=True).decisions)
-    except RecordError:
-        return 0
 
 
 def replay_answer(request: Request, info: GameInfo, account: Account | None, seat: str | None,
@@ -423,10 +420,11 @@ def replay_answer(request: Request, info: GameInfo, account: Account | None, sea
         data = replay.to_dict()
         data["steps"] = [replay.steps[min(max(step, 0), len(replay.steps) - 1)]]
         return Response(json.dumps(data, separators=(",", ":")), media_type="application/json", headers=headers)
-    if "gzip" in request.headers.get("accept-encoding", "") and len(replay.json) > 4096:
-        headers.update({"content-encoding": "gzip", "vary": "accept-encoding"})
+    headers["vary"] = "accept-encoding"
+    if "gzip" in request.headers.get("accept-encoding", ""):  # browsers do: made once, cached
+        headers["content-encoding"] = "gzip"
         return Response(replay.gzipped, media_type="application/json", headers=headers)
-    return Response(replay.json, media_type="application/json", headers=headers)
+    return Response(replay.json(), media_type="application/json", headers=headers)
 
 
 def _iso(value: Any) -> str:
@@ -510,7 +508,7 @@ def api_game(request: Request, game_id: int, account: Viewer) -> dict[str, Any]:
     """A stored game: its seats (bots, owners, scores, ranks, failures), what you may see of it."""
     with request.app.state.store() as session:
         info = stored_game(session, game_id)
-    return game_out(info, account, count_decisions(info))
+    return game_out(info, account)
 
 
 @router.get(API + "/games/{game_id}/replay", tags=["games"], response_model=ReplayOut,
@@ -542,7 +540,7 @@ def api_live_game(request: Request, name: str, round_: int, table: str, index: i
             info = live_game(session, name, round_, table, index)
         except Moved as moved:
             return RedirectResponse(f"{API}/games/{moved.game_id}", status_code=307)
-    return Response(GameOut(**game_out(info, account, count_decisions(info))).model_dump_json(),
+    return Response(GameOut(**game_out(info, account)).model_dump_json(),
                     media_type="application/json", headers=PRIVATE)
 
 
@@ -615,8 +613,9 @@ def _game_page(request: Request, info: GameInfo, account: Account | None, seat: 
         chosen = parse_seat(info, seat)
         check_seat(info, account, chosen)
     replay = None if chosen is False else load_replay(info, chosen)
-    decisions = replay.decisions if replay else count_decisions(info)
-    game = game_out(info, account, decisions)
+    if replay is not None:
+        info.decisions = replay.decisions  # the record may have grown since it was first read
+    game = game_out(info, account)
     context: dict[str, Any] = {"info": info, "game": game, "replay": replay, "seat": chosen,
                                "seat_param": "all" if chosen is None else chosen, "score": scorer(info.league.game)}
     if replay is not None:
