@@ -247,7 +247,7 @@ def failure_details(info: GameInfo, account: Account | None) -> list[dict[str, A
         seat = f.get("seat")
         if not isinstance(seat, int) or not 0 <= seat < len(info.seats):
             continue
-        if not (info.public or info.may_see(account, seat)):
+        if not (info.over or info.may_see(account, seat)):
             continue  # that a seat failed is told to the others at the game's end
         mine = access.may_read_output(account, info.owner_id(seat))
         out.append({"seat": seat, "reason": str(f.get("reason", "")), "at": str(f.get("at", "start")),
