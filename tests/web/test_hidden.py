@@ -258,13 +258,17 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
             assert [s["visible"] for s in seats] == [False] * 3
             assert [s["visible"] for s in alice.get(base).json()["seats"]] == [s == a for s in range(3)]
 
-            mine = alice.get(f"{base}/replay", params={"seat": a})
-            assert mine.status_code == 200 and "no-store" in mine.headers["cache-control"]
-            replay = mine.json()
+            for _ in range(300):  # until alice's bot has made a decision of the game, seen from its seat
+                mine = alice.get(f"{base}/replay", params={"seat": a})
+                assert mine.status_code == 200 and "no-store" in mine.headers["cache-control"]
+                replay = mine.json()
+                if any(s["seat"] == a for s in replay["steps"][:-1]):
+                    break
+                time.sleep(0.1)
             assert not replay["over"] and replay["steps"][-1]["pending"]
             assert all("views" not in s and s["view"]["seat"] == a for s in replay["steps"])
             assert all(s["action"] is None and s["ms"] is None for s in replay["steps"] if s["seat"] != a)
-            assert any(s["action"] for s in replay["steps"] if s["seat"] == a)
+            assert all(s["action"] and s["ms"] is not None for s in replay["steps"][:-1] if s["seat"] == a)
             check_views_are_the_seats(site, name, match["table"], game["index"], replay, a)
             assert bob.get(f"{base}/replay", params={"seat": b}).status_code == 200
 
