@@ -116,11 +116,13 @@ class _GameInPlay:
     def __post_init__(self) -> None:
         self.failures = [""] * len(self.bots)
 
-    def fail(self, seat: int, failure: Failure) -> None:
-        """Marks ``seat`` failed, and records it; only its first failure counts."""
+    def fail(self, seat: int, failure: Failure, at: str = "start") -> None:
+        """Marks ``seat`` failed, and records it, and whether it failed bringing the bot up for
+        the game (``start``) or at a decision it was asked (``decision``); only its first
+        failure counts."""
         if not self.failures[seat]:
             self.failures[seat] = failure.reason
-            self.record.failure(seat, failure.reason, failure.detail)
+            self.record.failure(seat, failure.reason, failure.detail, at)
 
 
 class Match:
@@ -138,6 +140,9 @@ class Match:
         self.decision_times: list[tuple[int, float]] = []
         # where the match's wall time went, in seconds (result.json "timings")
         self.timings = {"total": 0.0, "startup": 0.0, "round_trips": 0.0, "engine": 0.0}
+        # records are written line by line, to be watched as they are played, unless every bot
+        # is in process (tests and benchmarks, where a game takes milliseconds)
+        self.live_records = any(bot.kind != "builtin" for bot in spec.bots)
 
     # -- the whole match --------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
@@ -193,7 +198,8 @@ class Match:
         told to the bots."""
         spec = self.spec
         bots = [spec.bot_at(g, s) for s in range(spec.num_players)]  # bot index by seat
-        play = _GameInPlay(g, bots, spec.game_seed(g), RecordWriter(self.out_dir / f"game-{g:03d}.jsonl"))
+        record = RecordWriter(self.out_dir / f"game-{g:03d}.jsonl", live=self.live_records)
+        play = _GameInPlay(g, bots, spec.game_seed(g), record)
         try:
             play.players = [pb.Player(name=spec.bots[b].name, version=self._version(b)) for b in bots]
             self._write_header(play)
@@ -292,10 +298,10 @@ class Match:
                     self.timings["round_trips"] += elapsed
                     bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
                     if action not in legal:
-                        fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"))
+                        fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"), "decision")
                 except Failure as failure:
                     guard.answered(bots[s])
-                    fail(s, failure)
+                    fail(s, failure, "decision")
             t_apply = clock()
             if failures[s]:
                 state.apply(fallback := game.fallback(legal))

@@ -10,8 +10,8 @@ cores), and its referee pins itself and its bots there (``referee/cpu.py``).
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,28 +38,54 @@ def slot_cores(parallel: int) -> queue.Queue[str | None]:
     return cores
 
 
-def run_jobs(jobs: list[MatchJob], parallel: int) -> Iterator[tuple[MatchJob, MatchResult]]:
+def run_jobs(jobs: list[MatchJob], parallel: int,
+             started: Callable[[MatchJob], None] | None = None,
+             ended: Callable[[MatchJob], None] | None = None) -> Iterator[tuple[MatchJob, MatchResult]]:
     """Runs every job, ``parallel`` at a time; yields (job, result) as each ends.
+
+    ``started(job)`` is called as a job's referee is launched, and ``ended(job)`` when its
+    referee fails, both in the caller's thread (as the results are yielded there).
 
     A referee that fails does not stop the others: once all have ended, the first
     failure is raised (its match is not stored, so the next run plays it again).
     """
     failures: list[RefereeFailed] = []
+    # what the slots report, in order: (job, None) as its referee starts, then (job, outcome)
+    events: queue.Queue[tuple[MatchJob, MatchResult | BaseException | None]] = queue.Queue()
     with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="referee") as pool:
         cores = slot_cores(parallel)
 
-        def play(job: MatchJob) -> MatchResult:  # on a free slot's core, while it runs
+        def play(job: MatchJob) -> None:  # on a free slot's core, while it runs
             core = cores.get()
             try:
-                return launch(job.spec, job.out_dir, cpu=core)
+                events.put((job, None))
+                events.put((job, launch(job.spec, job.out_dir, cpu=core)))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                events.put((job, exc))
             finally:
                 cores.put(core)
 
-        futures = {pool.submit(play, job): job for job in jobs}
-        for future in as_completed(futures):
-            try:
-                yield futures[future], future.result()
-            except RefereeFailed as exc:
-                failures.append(exc)
+        for job in jobs:
+            pool.submit(play, job)
+        left = len(jobs)
+        try:
+            while left:
+                job, outcome = events.get()
+                if outcome is None:
+                    if started:
+                        started(job)
+                    continue
+                left -= 1
+                if isinstance(outcome, MatchResult):
+                    yield job, outcome
+                    continue
+                if ended:
+                    ended(job)
+                if not isinstance(outcome, RefereeFailed):
+                    raise outcome
+                failures.append(outcome)
+        except BaseException:  # an error, or the caller stopped: start no more referees
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
     if failures:
         raise failures[0]

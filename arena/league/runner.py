@@ -20,7 +20,7 @@ from referee import MatchResult
 from referee.spec import BotSpec, MatchSpec, TimeControl
 
 from ..store import Bot, Game, Match, Store
-from . import LeagueError, get_league
+from . import LeagueError, get_league, live
 from .executor import MatchJob, run_jobs
 from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 from .standings import rebuild_ratings
@@ -69,20 +69,34 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                  for s in todo]
     games_run = failures = 0
     timings = dict.fromkeys(("referee", "match", "startup", "round_trips", "engine", "store", "ratings"), 0.0)
-    for job, result in run_jobs(jobs_list, jobs):
-        t_store = time.perf_counter()
-        stored = _store_match(store, league_id, job, result)
-        timings["store"] += time.perf_counter() - t_store
-        timings["referee"] += result.seconds
-        match_timings = result.data.get("timings", {})
-        timings["match"] += match_timings.get("total", 0.0)
-        for key in ("startup", "round_trips", "engine"):
-            timings[key] += match_timings.get(key, 0.0)
-        if stored:
-            games_run += len(result.games)
-            failures += sum(1 for g in result.games for f in g["failures"] if f)
-            if progress:
-                progress(len(result.games), failures)
+    # the matches being played, for the web server (live.py): a row as each referee starts,
+    # gone with its stored match, when it fails, and when this run ends however it ends
+    live.clear_stale(store, league_id)
+
+    def started(job: MatchJob) -> None:
+        live.started(store, league_id, job.slot.round, job.slot.key, list(job.slot.table), str(job.out_dir))
+
+    def ended(job: MatchJob) -> None:
+        live.ended(store, league_id, job.slot.round, job.slot.key)
+
+    try:
+        for job, result in run_jobs(jobs_list, jobs, started, ended):
+            t_store = time.perf_counter()
+            stored = _store_match(store, league_id, job, result)
+            timings["store"] += time.perf_counter() - t_store
+            timings["referee"] += result.seconds
+            match_timings = result.data.get("timings", {})
+            timings["match"] += match_timings.get("total", 0.0)
+            for key in ("startup", "round_trips", "engine"):
+                timings[key] += match_timings.get(key, 0.0)
+            if stored:
+                games_run += len(result.games)
+                failures += sum(1 for g in result.games for f in g["failures"] if f)
+                if progress:
+                    progress(len(result.games), failures)
+    finally:
+        if todo:
+            live.ended(store, league_id)
     t_ratings = time.perf_counter()
     rebuild_ratings(store, name)
     timings["ratings"] = time.perf_counter() - t_ratings
@@ -129,6 +143,8 @@ def _store_match(store: Store, league_id: int, job: MatchJob, result: MatchResul
                 session.add(Game(match_id=match.id, index=g["index"], seed=str(g["seed"]), deal=g["deal"],
                                  seats=[table[b] for b in g["bots"]], scores=g["scores"], ranks=g["ranks"],
                                  failures=g["failures"], record_path=str(job.out_dir / g["record"])))
+            session.execute(live.mine(league_id, job.slot.round, job.slot.key))  # played: no longer live
     except IntegrityError:
+        live.ended(store, league_id, job.slot.round, job.slot.key)
         return False  # another runner stored this match first
     return True

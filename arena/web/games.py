@@ -1,7 +1,656 @@
-"""(stub: filled by its issue-15 branch)"""
+"""Matches, games and their replays; the games being played; a bot's captured output.
+
+- ``/matches/{id}``: a match (league, round, bots, each game's scores, ranks and failures);
+- ``/games/{id}``: a game with the replay viewer (``static/replay.js``): every decision, the
+  table as one seat saw it (``arena/replays.py`` rebuilds it from the record), the full table
+  once the game is over. With JavaScript off, ``?seat=S&step=N`` renders one step here;
+- ``/leagues/{name}/live``: the matches being played (``LiveMatch`` rows, ``arena/league/live.py``)
+  and their games so far, read from the records being written; each running game has a page
+  like a stored game's, under ``/leagues/{name}/live/{round}/{table}/games/{index}``;
+- ``/api/v1/matches/{id}/output/{bot_index}``: what a bot printed in a match, to its owner only.
+
+Hidden information: who may see what is ``access.py``'s. A game counts as over for it when it
+has ended *and* its deal is not being played in another match at that moment (the k matches of
+a table's duplicate cycle replay the same deals, rotated): the finished copy of a deal would
+show the hands of the running one.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from referee.games import get_game
+from referee.limits import LOG_CAP
+from referee.match import log_name
+from referee.records import RecordError, read_record
+from referee.spec import SpecError, load_spec
+from referee.textlog import format_score
+
+from .. import replays
+from ..accounts import Account
+from ..league import get_league, live
+from ..store import Bot, Game, League, LiveMatch, Match, User
+from . import access
+from .auth import Viewer
 
 router = APIRouter()
+API = "/api/v1"
+PRIVATE = {"cache-control": "private, no-store"}  # an answer with a seat's cards or a bot's output
+
+# A little care per game, for the table's readability: the fields shown first (a seat's own
+# cards, then the table's), and the fields that name a seat. Everything else comes after, as is.
+FIRST = {
+    "prohis": ("hand", "warehouse", "market", "convoy", "revealed", "bribe", "claims", "active", "inspector",
+               "pile_size"),
+    "sobek": ("hand", "corruption", "market", "selection", "shown", "tokens", "token", "discard", "scores",
+              "active", "deck_size"),
+    "boss": ("hand", "police", "bosses", "active", "dealer", "round"),
+    "bandits": ("hand", "hideout", "stash", "attack", "defence", "counter", "boneyard", "removed", "active",
+                "attacker", "defender", "round"),
+}
+SEAT_FIELDS = ("to_act", "active", "inspector", "attacker", "defender", "target", "dealer", "start_player",
+               "seat")
+META = ("game", "seat", "num_players", "events", "players")  # shown in the heading, the players table, the log
+
+
+# -- a game, stored or being played ---------------------------------------------------------------
+@dataclass
+class SeatInfo:
+    seat: int
+    bot: Bot
+    owner: str | None
+    bot_index: int  # the bot's place in its match (its output file's number)
+
+
+@dataclass
+class GameInfo:
+    """What the pages and the API know of a game before replaying it."""
+
+    id: int | None  # None while its match is being played
+    league: League
+    match_id: int | None
+    round: int
+    table: str
+    index: int
+    deal: str
+    record: Path
+    seats: list[SeatInfo]
+    over: bool
+    public: bool  # over, and its deal is not being played elsewhere: access.py's "game over"
+    scores: list[int] | None = None
+    ranks: list[int] | None = None
+    failures: list[str] | None = None
+    live_key: tuple[str, int, str] | None = None  # (league, round, table) of a match being played
+    details: list[dict[str, Any]] = field(default_factory=list)  # the record's failure lines
+    decisions: int = 0  # in the record, as far as it is written
+
+    @property
+    def page(self) -> str:
+        if self.id is not None:
+            return f"/games/{self.id}"
+        league, round_, table = self.live_key or ("", 0, "")
+        return f"/leagues/{league}/live/{round_}/{table}/games/{self.index}"
+
+    @property
+    def api(self) -> str:
+        return API + self.page
+
+    def names(self) -> list[str]:
+        return [s.bot.label for s in self.seats]
+
+    def owner_id(self, seat: int) -> int | None:
+        return self.seats[seat].bot.owner_id
+
+    def may_see(self, account: Account | None, seat: int) -> bool:
+        return access.may_see_seat(account, self.public, self.owner_id(seat))
+
+    def may_see_table(self) -> bool:
+        return access.may_see_table(self.public)
+
+
+def _bots(session: Session, ids: list[int]) -> dict[int, tuple[Bot, str | None]]:
+    """Each bot by id, with its owner's name: one query."""
+    rows = session.execute(select(Bot, User.name).outerjoin(User, Bot.owner_id == User.id)
+                           .where(Bot.id.in_(set(ids)))).all()
+    return {bot.id: (bot, owner) for bot, owner in rows}
+
+
+def _seats(session: Session, seat_bots: list[int], match_bots: list[int]) -> list[SeatInfo]:
+    bots = _bots(session, match_bots)
+    return [SeatInfo(s, *bots[b], match_bots.index(b)) for s, b in enumerate(seat_bots)]
+
+
+def _deal_in_play(session: Session, league: League, round_: int, table: str, besides: int | None = None) -> bool:
+    """Whether a match of the same table and duplicate cycle (the same deals) is being played."""
+    rows = session.scalars(select(LiveMatch).where(LiveMatch.league_id == league.id, LiveMatch.table == table))
+    cycle = round_ // league.players
+    return any(row.round // league.players == cycle and row.id != besides for row in live.running(rows))
+
+
+def stored_game(session: Session, game_id: int) -> GameInfo:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise HTTPException(404, f"no game {game_id}")
+    match = game.match
+    league = session.get(League, match.league_id)
+    assert league is not None
+    path = Path(game.record_path)
+    try:
+        record = read_record(path)
+        details, decisions = record.failures, len(record.decisions)
+    except RecordError:
+        details, decisions = [], 0
+    return GameInfo(game.id, league, match.id, match.round, match.table, game.index, game.deal, path,
+                    _seats(session, game.seats, match.bots), over=True,
+                    public=not _deal_in_play(session, league, match.round, match.table),
+                    scores=game.scores, ranks=game.ranks, failures=game.failures, details=details,
+                    decisions=decisions)
+
+
+class Moved(Exception):
+    """A game that was being played is stored now: it lives at ``/games/{id}``."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+
+
+def live_match(session: Session, league: League, round_: int, table: str) -> LiveMatch | None:
+    row = session.scalar(select(LiveMatch).where(LiveMatch.league_id == league.id, LiveMatch.round == round_,
+                                                 LiveMatch.table == table))
+    return row if row is not None and live.alive(row) else None
+
+
+def live_game(session: Session, league_name: str, round_: int, table: str, index: int) -> GameInfo:
+    league = get_league(session, league_name)
+    row = live_match(session, league, round_, table)
+    if row is None:
+        stored = session.scalar(select(Game.id).join(Match).where(
+            Match.league_id == league.id, Match.round == round_, Match.table == table, Game.index == index))
+        if stored is not None:
+            raise Moved(stored)
+        raise HTTPException(404, f"no match of league {league.name} is being played at round {round_}, "
+                                 f"table {table}")
+    record_dir = Path(row.record_dir)
+    path = record_dir / f"game-{index:03d}.jsonl"
+    try:
+        record = read_record(path, growing=True)
+        spec = load_spec(record_dir / "spec.json")
+        seat_bots = [row.bots[spec.bot_at(index, s)] for s in range(spec.num_players)]
+    except (RecordError, SpecError, IndexError):
+        raise HTTPException(404, f"game {index} of that match has not started") from None
+    over = record.result is not None
+    result = record.result or {}
+    return GameInfo(None, league, None, round_, table, index, str(record.header.get("deal", "")), path,
+                    _seats(session, seat_bots, row.bots), over=over,
+                    public=over and not _deal_in_play(session, league, round_, table, besides=row.id),
+                    scores=result.get("scores"), ranks=result.get("ranks"), failures=result.get("failures"),
+                    live_key=(league.name, round_, table), details=record.failures,
+                    decisions=len(record.decisions))
+
+
+# -- what an asker may see ------------------------------------------------------------------------
+def parse_seat(info: GameInfo, seat: str | None) -> int | None:
+    """``seat`` as asked: a seat number, or None for the full table (``all`` or nothing)."""
+    if seat is None or seat == "all":
+        return None
+    try:
+        number = int(seat)
+    except ValueError:
+        raise HTTPException(422, f"seat must be a seat number or 'all', not {seat!r}") from None
+    if not 0 <= number < len(info.seats):
+        raise HTTPException(404, f"no seat {number}: the game has seats 0 to {len(info.seats) - 1}")
+    return number
+
+
+def check_seat(info: GameInfo, account: Account | None, seat: int | None) -> None:
+    """Refuses (403) a seat's view or the full table the asker may not see yet."""
+    if seat is None:
+        if not info.may_see_table():
+            raise HTTPException(403, "the full table is shown once the game is over (and its deal is not being "
+                                     "played in another match of its table): to nobody before, admins included")
+    elif not info.may_see(account, seat):
+        raise HTTPException(403, f"only the owner of the bot in seat {seat} sees its view before the game is over")
+
+
+def default_seat(info: GameInfo, account: Account | None) -> int | None | bool:
+    """What a page shows when no seat is asked for: the full table if it may, else the asker's
+    first seat, else nothing (False)."""
+    if info.may_see_table():
+        return None
+    for s in range(len(info.seats)):
+        if info.may_see(account, s):
+            return s
+    return False
+
+
+def load_replay(info: GameInfo, seat: int | None) -> replays.Replay:
+    try:
+        return replays.load(info.record, seat, info.names(), info.public)
+    except RecordError as exc:
+        raise HTTPException(500, f"the game's record cannot be replayed: {exc}") from None
+
+
+def failure_details(info: GameInfo, account: Account | None) -> list[dict[str, Any]]:
+    """The record's failures; a detail (it may quote the bot's last output) to its owner only."""
+    out = []
+    for f in info.details:
+        seat = f.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(info.seats):
+            continue
+        if not (info.over or info.may_see(account, seat)):
+            continue  # that a seat failed is told to the others at the game's end
+        mine = access.may_read_output(account, info.owner_id(seat))
+        out.append({"seat": seat, "reason": str(f.get("reason", "")), "at": str(f.get("at", "start")),
+                    "detail": str(f.get("detail", "")) if mine else None})
+    return out
+
+
+def output_url(match_id: int | None, seat: SeatInfo, account: Account | None) -> str | None:
+    if match_id is None or not access.may_read_output(account, seat.bot.owner_id):
+        return None
+    return f"{API}/matches/{match_id}/output/{seat.bot_index}"
+
+
+# -- the API's shapes -------------------------------------------------------------------------------
+class SeatOut(BaseModel):
+    seat: int
+    bot_id: int
+    bot: str
+    version: str
+    owner: str | None
+    score: int | None
+    rank: int | None
+    failure: str | None  # the reason ("timeout", "crash", ...); "" none; null: not told yet
+    visible: bool  # whether you may see this seat's view now
+    output: str | None  # the bot's captured output in this match: its owner only
+
+
+class FailureOut(BaseModel):
+    seat: int
+    reason: str
+    at: str  # "start" (bringing the bot up) or "decision"
+    detail: str | None  # to the bot's owner only: it may quote the bot's output
+
+
+class GameOut(BaseModel):
+    id: int | None  # null while its match is being played
+    league: str
+    game: str
+    match: int | None
+    round: int
+    index: int
+    deal: str
+    over: bool
+    public: bool  # over, and its deal not being played elsewhere: every seat and the full table are shown
+    decisions: int
+    seats: list[SeatOut]
+    failures: list[FailureOut]
+    full_table: bool  # whether you may see the full table
+    links: dict[str, str]
+
+
+class StepOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    step: int
+    seat: int  # who decides; -1 after the game
+    action: str | None  # null: after the game, pending, or another seat's while the game is not public
+    ms: float | None
+    fallback: bool | None
+    failure: str | None
+    end: bool
+    pending: bool
+    sent: bool | None = None  # one seat: this view is the one it was asked this decision with
+    legal: list[str] | None = None  # one seat: the legal actions it was sent, when sent
+    view: dict[str, Any] | None = None  # one seat's view
+    views: list[dict[str, Any]] | None = None  # the full table: every seat's view
+    events: list[str]  # the events, in words: since the seat's last decision; every one, for the full table
+
+
+class ResultOut(BaseModel):
+    scores: list[int]
+    ranks: list[int]
+    failures: list[str]
+
+
+class ReplayOut(BaseModel):
+    game: str
+    title: str
+    names: list[str]
+    seat: int | str  # a seat, or "all"
+    over: bool
+    decisions: int
+    steps: list[StepOut]
+    result: ResultOut | None
+
+
+class MatchGameOut(BaseModel):
+    id: int
+    index: int
+    deal: str
+    bots: list[int]  # bot id by seat
+    scores: list[int]
+    ranks: list[int]
+    failures: list[str]
+    url: str
+
+
+class MatchBotOut(BaseModel):
+    index: int
+    bot_id: int
+    bot: str
+    version: str
+    owner: str | None
+    output: str | None  # its captured output, to its owner only
+
+
+class MatchOut(BaseModel):
+    id: int
+    league: str
+    game: str
+    round: int
+    cycle: int
+    table: str
+    started_at: str
+    finished_at: str
+    restarts: list[int]
+    bots: list[MatchBotOut]
+    games: list[MatchGameOut]
+    links: dict[str, str]
+
+
+class LiveGameOut(BaseModel):
+    index: int
+    over: bool
+    decisions: int
+    scores: list[int] | None
+    url: str
+
+
+class LiveMatchOut(BaseModel):
+    round: int
+    table: str
+    bots: list[MatchBotOut]
+    started_at: str
+    games: list[LiveGameOut]
+
+
+class LiveOut(BaseModel):
+    league: str
+    matches: list[LiveMatchOut]
+
+
+# -- building the answers ------------------------------------------------------------------------------
+def game_out(info: GameInfo, account: Account | None) -> dict[str, Any]:
+    told = info.over  # scores and failures are told to every seat at the game's end
+    seats = [{
+        "seat": s.seat, "bot_id": s.bot.id, "bot": s.bot.name, "version": s.bot.version, "owner": s.owner,
+        "score": info.scores[s.seat] if told and info.scores else None,
+        "rank": info.ranks[s.seat] if told and info.ranks else None,
+        "failure": info.failures[s.seat] if told and info.failures else None,
+        "visible": info.may_see(account, s.seat), "output": output_url(info.match_id, s, account),
+    } for s in info.seats]
+    links = {"self": info.page, "replay": f"{info.api}/replay", "league": f"/leagues/{info.league.name}"}
+    if info.match_id is not None:
+        links["match"] = f"/matches/{info.match_id}"
+    else:
+        links["live"] = f"/leagues/{info.league.name}/live"
+    return {"id": info.id, "league": info.league.name, "game": info.league.game, "match": info.match_id,
+            "round": info.round, "index": info.index, "deal": info.deal, "over": info.over, "public": info.public,
+            "decisions": info.decisions, "seats": seats, "failures": failure_details(info, account),
+            "full_table": info.may_see_table(), "links": links}
+
+
+def replay_answer(request: Request, info: GameInfo, account: Account | None, seat: str | None,
+                  step: int | None) -> Response:
+    number = parse_seat(info, seat)
+    check_seat(info, account, number)
+    replay = load_replay(info, number)
+    headers = {} if info.public else dict(PRIVATE)
+    if step is not None:  # one step: small, made for the asking
+        data = replay.to_dict()
+        data["steps"] = [replay.steps[min(max(step, 0), len(replay.steps) - 1)]]
+        return Response(json.dumps(data, separators=(",", ":")), media_type="application/json", headers=headers)
+    headers["vary"] = "accept-encoding"
+    if "gzip" in request.headers.get("accept-encoding", ""):  # browsers do: made once, cached
+        headers["content-encoding"] = "gzip"
+        return Response(replay.gzipped, media_type="application/json", headers=headers)
+    return Response(replay.json(), media_type="application/json", headers=headers)
+
+
+def _iso(value: Any) -> str:
+    return value.isoformat() if value is not None else ""
+
+
+def match_out(session: Session, match_id: int, account: Account | None) -> tuple[dict[str, Any], League]:
+    match = session.get(Match, match_id)
+    if match is None:
+        raise HTTPException(404, f"no match {match_id}")
+    league = session.get(League, match.league_id)
+    assert league is not None
+    bots = _bots(session, match.bots)
+    out_bots = [{"index": i, "bot_id": b, "bot": bots[b][0].name, "version": bots[b][0].version,
+                 "owner": bots[b][1], "output": output_url(match.id, SeatInfo(0, bots[b][0], bots[b][1], i), account)}
+                for i, b in enumerate(match.bots)]
+    games = [{"id": g.id, "index": g.index, "deal": g.deal, "bots": g.seats, "scores": g.scores, "ranks": g.ranks,
+              "failures": g.failures, "url": f"/games/{g.id}"} for g in match.games]
+    data = {"id": match.id, "league": league.name, "game": league.game, "round": match.round,
+            "cycle": match.round // league.players, "table": match.table, "started_at": _iso(match.started_at),
+            "finished_at": _iso(match.finished_at), "restarts": match.restarts, "bots": out_bots, "games": games,
+            "links": {"self": f"/matches/{match.id}", "league": f"/leagues/{league.name}"}}
+    return data, league
+
+
+def live_out(session: Session, league_name: str, account: Account | None) -> dict[str, Any]:
+    league = get_league(session, league_name)
+    rows = live.running(session.scalars(select(LiveMatch).where(LiveMatch.league_id == league.id)
+                                        .order_by(LiveMatch.round, LiveMatch.table)))
+    bots = _bots(session, [b for row in rows for b in row.bots])
+    matches = []
+    for row in rows:
+        base = f"/leagues/{league.name}/live/{row.round}/{row.table}/games"
+        games = [{"index": g.index, "over": g.over, "decisions": g.decisions, "scores": g.scores,
+                  "url": f"{base}/{g.index}"}
+                 for g in replays.games_so_far(row.record_dir)]
+        matches.append({"round": row.round, "table": row.table, "started_at": _iso(row.started_at), "games": games,
+                        "bots": [{"index": i, "bot_id": b, "bot": bots[b][0].name, "version": bots[b][0].version,
+                                  "owner": bots[b][1], "output": None} for i, b in enumerate(row.bots)]})
+    return {"league": league.name, "matches": matches}
+
+
+# -- the API ---------------------------------------------------------------------------------------------
+SeatQuery = Annotated[str | None, Query(description="a seat number, or 'all' (the default): the full table")]
+StepQuery = Annotated[int | None, Query(description="one step only (0 is the first decision)")]
+
+
+@router.get(API + "/matches/{match_id}", tags=["games"], response_model=MatchOut)
+def api_match(request: Request, match_id: int, account: Viewer) -> dict[str, Any]:
+    """A stored match: its league, round, bots, and every game's scores, ranks and failures."""
+    with request.app.state.store() as session:
+        return match_out(session, match_id, account)[0]
+
+
+@router.get(API + "/matches/{match_id}/output/{bot_index}", tags=["games"], response_class=PlainTextResponse,
+            responses={404: {"description": "no such output, or not yours: the same answer"}})
+def api_output(request: Request, match_id: int, bot_index: int, account: Viewer) -> Response:
+    """What bot ``bot_index`` of the match (its place in the match, 0 first) printed, as plain
+    text: to the bot's owner only; anyone else gets 404, as if there were none."""
+    missing = HTTPException(404, f"no output of bot {bot_index} in match {match_id}")
+    with request.app.state.store() as session:
+        match = session.get(Match, match_id)
+        if match is None or not 0 <= bot_index < len(match.bots):
+            raise missing
+        bot = session.get(Bot, match.bots[bot_index])
+        if bot is None or not access.may_read_output(account, bot.owner_id):
+            raise missing
+        path = Path(match.record_dir) / log_name(bot_index, bot.label)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(LOG_CAP + 1)
+    except OSError:
+        raise missing from None
+    return Response(data.decode("utf-8", "replace"), media_type="text/plain; charset=utf-8",
+                    headers={**PRIVATE, "x-content-type-options": "nosniff",
+                             "content-disposition": f'inline; filename="match{match_id}-bot{bot_index}.log"'})
+
+
+@router.get(API + "/games/{game_id}", tags=["games"], response_model=GameOut)
+def api_game(request: Request, game_id: int, account: Viewer) -> dict[str, Any]:
+    """A stored game: its seats (bots, owners, scores, ranks, failures), what you may see of it."""
+    with request.app.state.store() as session:
+        info = stored_game(session, game_id)
+    return game_out(info, account)
+
+
+@router.get(API + "/games/{game_id}/replay", tags=["games"], response_model=ReplayOut,
+            responses={403: {"description": "a seat's view or the full table you may not see yet"}})
+def api_replay(request: Request, game_id: int, account: Viewer, seat: SeatQuery = None,
+               step: StepQuery = None) -> Response:
+    """Every step of the game as ``seat`` saw it, or as the full table (``all``, once the game
+    is over)."""
+    with request.app.state.store() as session:
+        info = stored_game(session, game_id)
+    return replay_answer(request, info, account, seat, step)
+
+
+@router.get(API + "/leagues/{name}/live", tags=["games"], response_model=LiveOut)
+def api_live(request: Request, name: str, account: Viewer) -> dict[str, Any]:
+    """The league's matches being played, and their games so far."""
+    with request.app.state.store() as session:
+        return live_out(session, name, account)
+
+
+LIVE_GAME = "/leagues/{name}/live/{round_}/{table}/games/{index}"
+
+
+@router.get(API + LIVE_GAME, tags=["games"], response_model=GameOut)
+def api_live_game(request: Request, name: str, round_: int, table: str, index: int, account: Viewer) -> Response:
+    """A game of a match being played (once the match is stored: a redirect to its game)."""
+    with request.app.state.store() as session:
+        try:
+            info = live_game(session, name, round_, table, index)
+        except Moved as moved:
+            return RedirectResponse(f"{API}/games/{moved.game_id}", status_code=307)
+    return Response(GameOut(**game_out(info, account)).model_dump_json(),
+                    media_type="application/json", headers=PRIVATE)
+
+
+@router.get(API + LIVE_GAME + "/replay", tags=["games"], response_model=ReplayOut,
+            responses={403: {"description": "a seat's view or the full table you may not see yet"}})
+def api_live_replay(request: Request, name: str, round_: int, table: str, index: int, account: Viewer,
+                    seat: SeatQuery = None, step: StepQuery = None) -> Response:
+    """A running game so far, as ``seat`` saw it: to the owner of that seat's bot only until the
+    game is over. The full table is refused to everyone while it is played."""
+    with request.app.state.store() as session:
+        try:
+            info = live_game(session, name, round_, table, index)
+        except Moved as moved:
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"{API}/games/{moved.game_id}/replay{query}", status_code=307)
+    return replay_answer(request, info, account, seat, step)
+
+
+# -- the pages ---------------------------------------------------------------------------------------------
+def _render(request: Request, template: str, context: dict[str, Any], private: bool = False) -> Response:
+    from .app import render
+
+    response = render(request, template, context)
+    if private:
+        response.headers.update(PRIVATE)
+    return response
+
+
+@router.get("/matches/{match_id}", include_in_schema=False)
+def match_page(request: Request, match_id: int, account: Viewer) -> Response:
+    with request.app.state.store() as session:
+        data, league = match_out(session, match_id, account)
+    names = {b["bot_id"]: f"{b['bot']}@{b['version']}" for b in data["bots"]}
+    return _render(request, "match.html", {"match": data, "names": names, "score": scorer(league.game)})
+
+
+@router.get("/games/{game_id}", include_in_schema=False)
+def game_page(request: Request, game_id: int, account: Viewer, seat: str | None = None,
+              step: int | None = None) -> Response:
+    with request.app.state.store() as session:
+        info = stored_game(session, game_id)
+    return _game_page(request, info, account, seat, step)
+
+
+@router.get("/leagues/{name}/live", include_in_schema=False)
+def live_page(request: Request, name: str, account: Viewer) -> Response:
+    with request.app.state.store() as session:
+        data = live_out(session, name, account)
+        game = get_league(session, name).game
+    return _render(request, "live.html", {"live": data, "score": scorer(game)})
+
+
+@router.get(LIVE_GAME, include_in_schema=False)
+def live_game_page(request: Request, name: str, round_: int, table: str, index: int, account: Viewer,
+                   seat: str | None = None, step: int | None = None) -> Response:
+    with request.app.state.store() as session:
+        try:
+            info = live_game(session, name, round_, table, index)
+        except Moved as moved:
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/games/{moved.game_id}{query}", status_code=303)
+    return _game_page(request, info, account, seat, step)
+
+
+def _game_page(request: Request, info: GameInfo, account: Account | None, seat: str | None,
+               step: int | None) -> Response:
+    if seat is None:
+        chosen = default_seat(info, account)
+    else:
+        chosen = parse_seat(info, seat)
+        check_seat(info, account, chosen)
+    replay = None if chosen is False else load_replay(info, chosen)
+    if replay is not None:
+        info.decisions = replay.decisions  # the record may have grown since it was first read
+    game = game_out(info, account)
+    context: dict[str, Any] = {"info": info, "game": game, "replay": replay, "seat": chosen,
+                               "seat_param": "all" if chosen is None else chosen, "score": scorer(info.league.game)}
+    if replay is not None:
+        last = len(replay.steps) - 1
+        at = last if step is None else min(max(step, 0), last)
+        context.update(step=replay.steps[at], at=at, last=last,
+                       layout=layout(info.league.game, replay, replay.steps[at]),
+                       config={"api": f"{info.api}/replay", "names": info.names(),
+                               "first": list(FIRST.get(info.league.game, ())), "seat_fields": list(SEAT_FIELDS),
+                               "meta": list(META), "live": not info.over})
+    return _render(request, "game.html", context, private=not info.public)
+
+
+def scorer(game: str) -> Callable[[int], str]:
+    """A score as the game counts it ("$12,000" in Prohis, "7 points" elsewhere)."""
+    spec = get_game(game)
+    return lambda score: format_score(spec, score)
+
+
+# -- the table of one step, laid out (replay.js lays it out the same way) -----------------------------------
+def ordered(game: str, keys: list[str]) -> list[str]:
+    """A view's fields in the order shown: the game's first fields, then the rest as they come."""
+    first = [k for k in FIRST.get(game, ()) if k in keys]
+    return first + [k for k in keys if k not in first and k not in META]
+
+
+def layout(game: str, replay: replays.Replay, step: dict[str, Any]) -> dict[str, Any]:
+    """For one seat: its fields. For the full table: the fields every seat sees alike (shown
+    once), and each seat's own."""
+    if replay.seat is not None:
+        return {"fields": ordered(game, list(step["view"])), "players": step["view"].get("players")}
+    views = step["views"]
+    keys = ordered(game, list(views[0]))
+    shared = [k for k in keys if all(v.get(k) == views[0].get(k) for v in views)]
+    own = [k for k in keys if k not in shared]
+    if all(v.get("players") == views[0].get("players") for v in views):
+        return {"fields": shared, "own": own, "players": views[0].get("players")}
+    return {"fields": shared, "own": [*own, "players"], "players": None}

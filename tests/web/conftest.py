@@ -28,8 +28,9 @@ from ..league.helpers import league_of_samples
 
 ARTIFACTS = Path(os.environ.get("ARENA_TEST_ARTIFACTS", ROOT / "test-artifacts"))
 PASSWORD = {"admin": "admin-password-1", "alice": "alice-password-1", "bob": "bob-password-1"}
-# who owns which sample bot of the league (the rest are the operator's)
-OWNERS = {"random": "alice", "first_legal": "alice", "prohis_heuristic": "bob"}
+# the league's sample bots, by folder, and who owns each (by the bot's name in its bot.toml)
+FOLDERS = ("random", "first_legal", "prohis_heuristic")
+OWNERS = {"random": "alice", "first-legal": "alice", "prohis-heuristic": "bob"}
 
 
 @contextmanager
@@ -86,7 +87,7 @@ def league_site(docker_client, sample_images, tmp_path_factory) -> Iterator[Site
     root = tmp_path_factory.mktemp("site")
     store = open_store(f"sqlite:///{root}/arena.db")
     tokens = add_users(store)
-    league_of_samples(store, docker_client, name="web", players=3, deals=1, folders=tuple(OWNERS))
+    league_of_samples(store, docker_client, name="web", players=3, deals=1, folders=FOLDERS)
     with store() as session, session.begin():
         for bot, owner in OWNERS.items():
             owner_id = session.scalar(select(User.id).where(User.name == owner))
