@@ -20,8 +20,7 @@ from .tables import shown_cards, view_cards
 
 
 def stored(site) -> tuple[list[Match], list[Game], dict[int, str | None]]:
-    """League web's matches and games, and each bot's owner (by the store: conftest.OWNERS is
-    keyed by sample folders, and two of them name their bots otherwise)."""
+    """League web's matches and games, and each bot's owner (as the store has it)."""
     with site.store() as session:
         matches = session.scalars(select(Match).order_by(Match.id)).all()
         games = session.scalars(select(Game).order_by(Game.id)).all()
