@@ -128,3 +128,26 @@ def registered(store: Store, name: str, version: str) -> Bot | None:
     """The registered bot ``name`` of that exact version, if there is one."""
     with store() as session:
         return session.scalar(select(Bot).where(Bot.name == name, Bot.version == version))
+
+
+class NotAllowed(LeagueError):
+    """The account may not do that (the web server answers 403)."""
+
+
+def retire_bot(store: Store, bot_id: int, account: Any) -> Bot:
+    """Retires bot ``bot_id`` for ``account`` (an :class:`arena.accounts.Account`): it plays no
+    new match; its games and ratings stay. Only its owner may (an admin for a bot registered on
+    the command line: see :func:`arena.web.access.may_manage_bot`). Retiring a retired bot
+    changes nothing."""
+    from ..store.models import now
+    from ..web.access import may_manage_bot
+
+    with store() as session, session.begin():
+        bot = session.get(Bot, bot_id)
+        if bot is None:
+            raise LeagueError(f"no bot {bot_id}")
+        if not may_manage_bot(account, bot.owner_id):
+            raise NotAllowed(f"only the owner of {bot.label} may retire it")
+        if bot.retired_at is None:
+            bot.retired_at = now()
+    return bot

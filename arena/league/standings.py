@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select
 
-from ..store import Game, Match, Rating, RatingHistory, Store
+from ..store import Entry, Game, Match, Rating, RatingHistory, Store
 from . import get_league
 from .ratings import ENV, RatedGame, rate
 from .schedule import ScheduleOptions
@@ -49,9 +50,15 @@ def rebuild_ratings(store: Store, name: str) -> dict[int, Any]:
     return ratings
 
 
+NEW_DAYS = 14  # a new version of a bot is marked "new" on the leaderboard this long after it entered
+
+
 def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
     """One row per entrant, best conservative rating (mu - 3 sigma) first, with its rank; an
-    entrant that has not played yet (entered since the league last ran) has the prior rating."""
+    entrant that has not played yet (entered since the league last ran) has the prior rating.
+
+    ``new`` marks the newest version of a bot name that has older versions in the league, for
+    :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match)."""
     with store() as session:
         league = get_league(session, name)
         rated = session.scalar(select(func.count(RatingHistory.id)).where(RatingHistory.league_id == league.id))
@@ -70,6 +77,7 @@ def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
                 s["failures"] += bool(game.failures[seat])
         ratings = {r.bot_id: r for r in session.scalars(select(Rating).where(Rating.league_id == league.id))}
         prior = ENV.create_rating()
+        newest = _new_versions(league.entries)
         rows = []
         for entry in league.entries:
             bot = entry.bot
@@ -78,13 +86,30 @@ def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
             exposure = rating.exposure if rating else prior.mu - 3 * prior.sigma
             s = stats.get(bot.id, {"games": 0, "wins": 0, "score": 0, "failures": 0})
             rows.append({
-                "bot": bot.name, "version": bot.version, "language": bot.language,
+                "bot_id": bot.id, "bot": bot.name, "version": bot.version, "author": bot.author,
+                "language": bot.language,
                 "exposure": round(exposure, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
                 "games": int(s["games"]), "wins": int(s["wins"]),
                 "average_score": round(s["score"] / s["games"], 1) if s["games"] else 0.0,
                 "failure_rate": round(s["failures"] / s["games"], 3) if s["games"] else 0.0,
+                "new": bot.id in newest, "retired": bot.retired_at is not None,
             })
     rows.sort(key=lambda r: (-r["exposure"], -r["mu"], r["bot"], r["version"]))
     for i, row in enumerate(rows, 1):
         row["rank"] = i
     return rows
+
+
+def _new_versions(entries: list[Entry]) -> set[int]:
+    """The bot ids marked new: see :func:`leaderboard`."""
+    since = datetime.now(UTC) - timedelta(days=NEW_DAYS)
+    by_name: dict[str, list[Entry]] = {}
+    for entry in entries:
+        by_name.setdefault(entry.bot.name, []).append(entry)
+    new = set()
+    for versions in by_name.values():
+        latest = max(versions, key=lambda e: e.bot_id)  # registered last
+        joined = latest.joined_at if latest.joined_at.tzinfo else latest.joined_at.replace(tzinfo=UTC)
+        if len(versions) > 1 and joined >= since:
+            new.add(latest.bot_id)
+    return new

@@ -1,7 +1,199 @@
-"""(stub: filled by its issue-15 branch)"""
+"""Bot pages: a bot version's details, its rating in each league it entered and, for one league
+at a time, its rating history (an SVG chart drawn here), head-to-head table, recent matches
+and failure reasons; and retiring a bot (its owner only).
+
+Everything shown is of stored, finished games: nothing hidden, nothing a bot printed.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+
+from ..league import NotAllowed, retire_bot
+from ..league.standings import leaderboard
+from ..league.stats import bot_in_league
+from ..store import Bot, Entry, League, Store, User
+from . import access
+from .auth import SignedIn, Viewer, check_csrf
+from .charts import rating_chart
 
 router = APIRouter()
+RECENT = 10  # matches on a bot page
+
+
+class VersionOut(BaseModel):
+    id: int
+    version: str
+    created_at: datetime
+    retired: bool
+
+
+class BotLeagueOut(BaseModel):
+    """The bot's standing in one league."""
+
+    league: str
+    game: str
+    rank: int = Field(description="on the league's leaderboard")
+    entrants: int
+    exposure: float = Field(description="mu - 3 sigma")
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    failure_rate: float
+
+
+class HistoryOut(BaseModel):
+    game: int = Field(description="the bot's n-th rated game, from 1")
+    game_id: int
+    mu: float
+    sigma: float
+
+
+class HeadToHeadOut(BaseModel):
+    opponent_id: int
+    opponent: str
+    version: str
+    games: int = Field(description="games played together")
+    wins: int = Field(description="games this bot finished ahead of the opponent")
+    losses: int = Field(description="games it finished behind")
+    draws: int
+    mean_rank_difference: float = Field(description="mean of (opponent's rank - this bot's rank): positive when "
+                                                    "this bot finishes ahead on average")
+
+
+class Opponent(BaseModel):
+    id: int
+    name: str
+    version: str
+
+
+class RecentMatchOut(BaseModel):
+    match_id: int
+    round: int
+    finished_at: datetime
+    opponents: list[Opponent]
+    ranks: list[int] = Field(description="the bot's rank in each game of the match")
+    mean_rank: float
+    wins: int
+    failures: list[str] = Field(description="the reason of each game it failed in")
+
+
+class FailureOut(BaseModel):
+    reason: str = Field(description="as the referee records it: timeout, crash, illegal, malformed, ...")
+    games: int
+
+
+class BotOut(BaseModel):
+    id: int
+    name: str
+    version: str
+    author: str
+    language: str
+    owner: str | None = Field(description="the account that submitted it; null: registered on the command line")
+    created_at: datetime
+    retired_at: datetime | None
+    games: list[str] = Field(description="the games it claims to play; empty: all")
+    versions: list[VersionOut] = Field(description="the other versions of its name")
+    leagues: list[BotLeagueOut]
+    league: str | None = Field(description="the league the details below are of")
+    history: list[HistoryOut]
+    head_to_head: list[HeadToHeadOut]
+    recent_matches: list[RecentMatchOut]
+    failures: list[FailureOut]
+
+
+class Retired(BaseModel):
+    id: int
+    name: str
+    version: str
+    retired_at: datetime
+
+
+def bot_page_data(store: Store, bot_id: int, league: str | None) -> tuple[BotOut, Bot]:
+    """The bot page's data; ``league`` picks the league of the details (by default the one it has
+    played most in)."""
+    with store() as session:
+        bot = session.get(Bot, bot_id)
+        if bot is None:
+            raise HTTPException(404, f"no bot {bot_id}")
+        owner = session.scalar(select(User.name).where(User.id == bot.owner_id)) if bot.owner_id else None
+        versions = [VersionOut(id=b.id, version=b.version, created_at=b.created_at, retired=b.retired_at is not None)
+                    for b in session.scalars(select(Bot).where(Bot.name == bot.name, Bot.id != bot.id)
+                                             .order_by(Bot.id.desc()))]
+        leagues = session.execute(select(League.name, League.game).join(Entry, Entry.league_id == League.id)
+                                  .where(Entry.bot_id == bot_id).order_by(League.name)).all()
+    standings = []
+    for name, game in leagues:
+        rows = leaderboard(store, name)
+        row = next(r for r in rows if r["bot_id"] == bot_id)
+        standings.append(BotLeagueOut(league=name, game=game, rank=row["rank"], entrants=len(rows),
+                                      **{k: row[k] for k in ("exposure", "mu", "sigma", "games", "wins",
+                                                             "failure_rate")}))
+    if league is not None and league not in {s.league for s in standings}:
+        raise HTTPException(404, f"bot {bot_id} is not in league {league!r}")
+    if league is None and standings:
+        league = max(standings, key=lambda s: s.games).league  # the first by name among equals
+    out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.author, language=bot.language,
+                 owner=owner, created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
+                 versions=versions, leagues=standings, league=league, history=[], head_to_head=[],
+                 recent_matches=[], failures=[])
+    if league is not None:
+        stats = bot_in_league(store, league, bot_id, RECENT)
+        out.history = [HistoryOut(game=p.game, game_id=p.game_id, mu=round(p.mu, 3), sigma=round(p.sigma, 3))
+                       for p in stats.history]
+        out.head_to_head = [HeadToHeadOut(**h.__dict__) for h in stats.head_to_head]
+        out.recent_matches = [
+            RecentMatchOut(match_id=m.match_id, round=m.round, finished_at=m.finished_at,
+                           opponents=[Opponent(id=i, name=n, version=v) for i, n, v in m.opponents],
+                           ranks=m.ranks, mean_rank=round(m.mean_rank, 3), wins=m.wins, failures=m.failures)
+            for m in stats.recent_matches]
+        out.failures = [FailureOut(reason=r, games=n) for r, n in stats.failures]
+    return out, bot
+
+
+@router.get("/api/v1/bots/{bot_id}", tags=["bots"])
+def api_bot(request: Request, bot_id: int, league: str | None = None) -> BotOut:
+    """A bot version: its details, its standing in each league it entered, and, for ``league``
+    (by default the one it has played most in), its rating history, head to head against every
+    opponent, recent matches and failure reasons."""
+    return bot_page_data(request.app.state.store, bot_id, league)[0]
+
+
+@router.post("/api/v1/bots/{bot_id}/retire", tags=["bots"])
+def api_retire(request: Request, account: SignedIn, bot_id: int) -> Retired:
+    """Retires the bot (its owner only; an admin for a bot registered on the command line): it
+    plays no new match; its games and ratings stay."""
+    bot = _retire(request, account, bot_id)
+    return Retired(id=bot.id, name=bot.name, version=bot.version, retired_at=bot.retired_at)
+
+
+def _retire(request: Request, account, bot_id: int) -> Bot:
+    try:
+        return retire_bot(request.app.state.store, bot_id, account)
+    except NotAllowed as exc:
+        raise HTTPException(403, str(exc)) from None
+
+
+@router.get("/bots/{bot_id}", include_in_schema=False)
+def bot_page(request: Request, account: Viewer, bot_id: int, league: str | None = None) -> Response:
+    from .app import render
+
+    data, bot = bot_page_data(request.app.state.store, bot_id, league)
+    chart = rating_chart(data.history, title=f"Rating in {data.league}") if data.league else None
+    return render(request, "bot.html", {"bot": data, "chart": chart,
+                                        "may_retire": bot.retired_at is None
+                                        and access.may_manage_bot(account, bot.owner_id)})
+
+
+@router.post("/bots/{bot_id}/retire", include_in_schema=False)
+def retire_form(request: Request, account: SignedIn, bot_id: int, csrf: Annotated[str, Form()] = "") -> Response:
+    check_csrf(account, csrf)
+    _retire(request, account, bot_id)
+    return RedirectResponse(f"/bots/{bot_id}", status_code=303)
