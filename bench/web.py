@@ -9,6 +9,9 @@ and httpx, in this process), the latency of:
 - the leaderboard page ``/leagues/bench`` and its JSON twin;
 - a bot page ``/bots/ID`` and its JSON twin.
 
+Besides latency, the server's own CPU time per request (from /proc): on a shared machine the
+latencies include waiting for a core, which that figure does not.
+
 Each target gets ``--requests`` requests per repeat (after a warm-up), the targets interleaved
 in each repeat; the figures are medians over the repeats of each repeat's p50 and p99, and each
 p99 as a multiple of the baseline's.
@@ -148,23 +151,30 @@ async def load(client: httpx.AsyncClient, path: str, requests: int, clients: int
     return latencies
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time (user + system) so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
-async def measure(url: str, targets: dict[str, str], clients: int, requests: int, repeats: int,
+async def measure(url: str, pid: int, targets: dict[str, str], clients: int, requests: int, repeats: int,
                   seconds: float) -> dict[str, dict[str, list[float]]]:
-    figures: dict[str, dict[str, list[float]]] = {t: {"p50": [], "p99": [], "rate": []} for t in targets}
+    figures: dict[str, dict[str, list[float]]] = {t: {"p50": [], "p99": [], "rate": [], "cpu": []} for t in targets}
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
         for path in targets.values():  # warm up: caches, connections, the thread pool
             await load(client, path, 2 * clients, clients, seconds)
         for _ in range(repeats):
             for target, path in targets.items():
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), cpu_seconds(pid)
                 latencies = await load(client, path, requests, clients, seconds)
                 elapsed = time.perf_counter() - start
+                figures[target]["cpu"].append(1000 * (cpu_seconds(pid) - cpu) / len(latencies))
                 figures[target]["p50"].append(1000 * statistics.median(latencies))
                 figures[target]["p99"].append(1000 * percentile(latencies, 99))
                 figures[target]["rate"].append(len(latencies) / elapsed)
@@ -192,7 +202,7 @@ def main(bots: int, games: int, clients: int, requests: int, seconds: float, rep
             targets = {"healthz": "/healthz", "leaderboard_page": f"/leagues/{LEAGUE}",
                        "leaderboard_json": f"/api/v1/leagues/{LEAGUE}/leaderboard",
                        "bot_page": f"/bots/{bot['bot_id']}", "bot_json": f"/api/v1/bots/{bot['bot_id']}"}
-            figures = asyncio.run(measure(url, targets, clients, requests, repeats, seconds))
+            figures = asyncio.run(measure(url, process.pid, targets, clients, requests, repeats, seconds))
         finally:
             process.terminate()
             process.wait(10)
@@ -204,6 +214,7 @@ def main(bots: int, games: int, clients: int, requests: int, seconds: float, rep
         report.figure(f"{target}_p99", median(f["p99"]), "ms",
                       "" if target == "healthz" else f"({median(f['p99']) / base:.1f} x healthz)")
         report.figure(f"{target}_rate", median(f["rate"]), "req/s")
+        report.figure(f"{target}_server_cpu", median(f["cpu"]), "ms/req", "(the server's CPU time per request)")
 
 
 if __name__ == "__main__":

@@ -7,21 +7,25 @@ Everything shown is of stored, finished games: nothing hidden, nothing a bot pri
 
 from __future__ import annotations
 
-from datetime import datetime
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
 from ..league import NotAllowed, retire_bot
-from ..league.standings import leaderboard
+from ..league.standings import standings
 from ..league.stats import bot_in_league
 from ..store import Bot, Entry, League, Store, User
 from . import access
 from .auth import SignedIn, Viewer, check_csrf
 from .charts import rating_chart
+from .leagues import Moment
 
 router = APIRouter()
 RECENT = 10  # matches on a bot page
@@ -30,7 +34,7 @@ RECENT = 10  # matches on a bot page
 class VersionOut(BaseModel):
     id: int
     version: str
-    created_at: datetime
+    created_at: Moment
     retired: bool
 
 
@@ -77,7 +81,7 @@ class Opponent(BaseModel):
 class RecentMatchOut(BaseModel):
     match_id: int
     round: int
-    finished_at: datetime
+    finished_at: Moment
     opponents: list[Opponent]
     ranks: list[int] = Field(description="the bot's rank in each game of the match")
     mean_rank: float
@@ -97,8 +101,8 @@ class BotOut(BaseModel):
     author: str
     language: str
     owner: str | None = Field(description="the account that submitted it; null: registered on the command line")
-    created_at: datetime
-    retired_at: datetime | None
+    created_at: Moment
+    retired_at: Moment | None
     games: list[str] = Field(description="the games it claims to play; empty: all")
     versions: list[VersionOut] = Field(description="the other versions of its name")
     leagues: list[BotLeagueOut]
@@ -113,12 +117,74 @@ class Retired(BaseModel):
     id: int
     name: str
     version: str
-    retired_at: datetime
+    retired_at: Moment
 
 
-def bot_page_data(store: Store, bot_id: int, league: str | None) -> tuple[BotOut, Bot]:
-    """The bot page's data; ``league`` picks the league of the details (by default the one it has
-    played most in)."""
+@dataclass(frozen=True)
+class Details:
+    """A bot's details in one league, as the page and the JSON show them."""
+
+    history: list[HistoryOut]
+    head_to_head: list[HeadToHeadOut]
+    recent_matches: list[RecentMatchOut]
+    failures: list[FailureOut]
+    chart: Markup
+
+
+class DetailsCache:
+    """:class:`Details` by (league, version of its standings, bot): they change only when the
+    league's games or ratings do, and a bot's rating history is hundreds of points."""
+
+    SIZE = 512
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple[str, str, int], Details] = OrderedDict()
+
+    def get(self, store: Store, league: str, version: str, bot_id: int) -> Details:
+        key = (league, version, bot_id)
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        details = _details(store, league, bot_id)
+        with self.lock:
+            self.items[key] = details
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return details
+
+
+def _details(store: Store, league: str, bot_id: int) -> Details:
+    stats = bot_in_league(store, league, bot_id, RECENT)
+    history = [HistoryOut(game=p.game, game_id=p.game_id, mu=round(p.mu, 3), sigma=round(p.sigma, 3))
+               for p in stats.history]
+    return Details(
+        history=history,
+        head_to_head=[HeadToHeadOut(**h.__dict__) for h in stats.head_to_head],
+        recent_matches=[
+            RecentMatchOut(match_id=m.match_id, round=m.round, finished_at=m.finished_at,
+                           opponents=[Opponent(id=i, name=n, version=v) for i, n, v in m.opponents],
+                           ranks=m.ranks, mean_rank=round(m.mean_rank, 3), wins=m.wins, failures=m.failures)
+            for m in stats.recent_matches],
+        failures=[FailureOut(reason=r, games=n) for r, n in stats.failures],
+        chart=rating_chart(history, title=f"Rating in {league}"))
+
+
+_cache_lock = threading.Lock()
+
+
+def _details_cache(request: Request) -> DetailsCache:
+    with _cache_lock:
+        if not hasattr(request.app.state, "bot_details"):
+            request.app.state.bot_details = DetailsCache()
+        return request.app.state.bot_details
+
+
+def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[BotOut, Bot, Markup | None]:
+    """The bot page's data, and its rating chart; ``league`` picks the league of the details (by
+    default the one it has played most in)."""
+    store = request.app.state.store
     with store() as session:
         bot = session.get(Bot, bot_id)
         if bot is None:
@@ -129,33 +195,28 @@ def bot_page_data(store: Store, bot_id: int, league: str | None) -> tuple[BotOut
                                              .order_by(Bot.id.desc()))]
         leagues = session.execute(select(League.name, League.game).join(Entry, Entry.league_id == League.id)
                                   .where(Entry.bot_id == bot_id).order_by(League.name)).all()
-    standings = []
+    ranked, version_of = [], {}
     for name, game in leagues:
-        rows = leaderboard(store, name)
-        row = next(r for r in rows if r["bot_id"] == bot_id)
-        standings.append(BotLeagueOut(league=name, game=game, rank=row["rank"], entrants=len(rows),
-                                      **{k: row[k] for k in ("exposure", "mu", "sigma", "games", "wins",
-                                                             "failure_rate")}))
-    if league is not None and league not in {s.league for s in standings}:
+        now = standings(store, name)
+        version_of[name] = now.version
+        row = next(r for r in now.rows if r["bot_id"] == bot_id)
+        ranked.append(BotLeagueOut(league=name, game=game, rank=row["rank"], entrants=len(now.rows),
+                                   **{k: row[k] for k in ("exposure", "mu", "sigma", "games", "wins",
+                                                          "failure_rate")}))
+    if league is not None and league not in version_of:
         raise HTTPException(404, f"bot {bot_id} is not in league {league!r}")
-    if league is None and standings:
-        league = max(standings, key=lambda s: s.games).league  # the first by name among equals
+    if league is None and ranked:
+        league = max(ranked, key=lambda s: s.games).league  # the first by name among equals
     out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.author, language=bot.language,
                  owner=owner, created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
-                 versions=versions, leagues=standings, league=league, history=[], head_to_head=[],
+                 versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
                  recent_matches=[], failures=[])
+    chart = None
     if league is not None:
-        stats = bot_in_league(store, league, bot_id, RECENT)
-        out.history = [HistoryOut(game=p.game, game_id=p.game_id, mu=round(p.mu, 3), sigma=round(p.sigma, 3))
-                       for p in stats.history]
-        out.head_to_head = [HeadToHeadOut(**h.__dict__) for h in stats.head_to_head]
-        out.recent_matches = [
-            RecentMatchOut(match_id=m.match_id, round=m.round, finished_at=m.finished_at,
-                           opponents=[Opponent(id=i, name=n, version=v) for i, n, v in m.opponents],
-                           ranks=m.ranks, mean_rank=round(m.mean_rank, 3), wins=m.wins, failures=m.failures)
-            for m in stats.recent_matches]
-        out.failures = [FailureOut(reason=r, games=n) for r, n in stats.failures]
-    return out, bot
+        details = _details_cache(request).get(store, league, version_of[league], bot_id)
+        out.history, out.head_to_head = details.history, details.head_to_head
+        out.recent_matches, out.failures, chart = details.recent_matches, details.failures, details.chart
+    return out, bot, chart
 
 
 @router.get("/api/v1/bots/{bot_id}", tags=["bots"])
@@ -163,7 +224,7 @@ def api_bot(request: Request, bot_id: int, league: str | None = None) -> BotOut:
     """A bot version: its details, its standing in each league it entered, and, for ``league``
     (by default the one it has played most in), its rating history, head to head against every
     opponent, recent matches and failure reasons."""
-    return bot_page_data(request.app.state.store, bot_id, league)[0]
+    return bot_page_data(request, bot_id, league)[0]
 
 
 @router.post("/api/v1/bots/{bot_id}/retire", tags=["bots"])
@@ -185,8 +246,7 @@ def _retire(request: Request, account, bot_id: int) -> Bot:
 def bot_page(request: Request, account: Viewer, bot_id: int, league: str | None = None) -> Response:
     from .app import render
 
-    data, bot = bot_page_data(request.app.state.store, bot_id, league)
-    chart = rating_chart(data.history, title=f"Rating in {data.league}") if data.league else None
+    data, bot, chart = bot_page_data(request, bot_id, league)
     return render(request, "bot.html", {"bot": data, "chart": chart,
                                         "may_retire": bot.retired_at is None
                                         and access.may_manage_bot(account, bot.owner_id)})

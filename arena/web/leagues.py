@@ -11,24 +11,27 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import BaseModel, Field
-from sqlalchemy import func, select
+from markupsafe import Markup
+from pydantic import AfterValidator, BaseModel, Field
+from sqlalchemy import select
 
 from referee.games import GAMES
 
 from ..league import LeagueError, create_league, get_league
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions
-from ..league.standings import NEW_DAYS, leaderboard
-from ..store import Entry, Game, League, Match, Store
+from ..league.standings import NEW_DAYS, Standings, standings
+from ..store import League, Store
 from ..store.models import now
 from .auth import Admin, Viewer, check_csrf
 from .charts import interval_bars
@@ -42,6 +45,13 @@ MAX_ROUNDS, MAX_JOBS = 1000, 16
 
 
 # -- the answers ----------------------------------------------------------------------------------
+def as_utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives naive UTC
+
+
+Moment = Annotated[datetime, AfterValidator(as_utc)]  # a time in the answers: always with its zone (UTC)
+
+
 class LeagueOut(BaseModel):
     name: str
     game: str
@@ -50,7 +60,7 @@ class LeagueOut(BaseModel):
     games: int = Field(description="games stored")
     settings: dict[str, Any] = Field(description="the game's settings, complete")
     schedule: dict[str, Any] = Field(description="deals, time control, failure policy")
-    created_at: datetime
+    created_at: Moment
 
 
 class LeaderboardRow(BaseModel):
@@ -112,31 +122,23 @@ class RunState(BaseModel):
     games_played: int
     seat_failures: int
     error: str = Field(description="why it failed; empty otherwise")
-    started_at: datetime
-    finished_at: datetime | None
+    started_at: Moment
+    finished_at: Moment | None
 
 
 # -- reading --------------------------------------------------------------------------------------
-def _league_out(league: League, entrants: int, games: int) -> LeagueOut:
-    # the secret is never shown; from_dict also drops a pre-0002 league's "seed"
-    return LeagueOut(name=league.name, game=league.game, players=league.players, entrants=entrants, games=games,
-                     settings=league.settings, schedule=ScheduleOptions.from_dict(league.schedule).to_dict(),
-                     created_at=league.created_at)
-
-
 def all_leagues(store: Store) -> list[LeagueOut]:
     with store() as session:
-        entrants = dict(session.execute(select(Entry.league_id, func.count(Entry.id)).group_by(Entry.league_id))
-                        .tuples().all())
-        games = dict(session.execute(select(Match.league_id, func.count(Game.id)).join(Game.match)
-                                     .group_by(Match.league_id)).tuples().all())
-        return [_league_out(lg, entrants.get(lg.id, 0), games.get(lg.id, 0))
-                for lg in session.scalars(select(League).order_by(League.name))]
+        names = session.scalars(select(League.name).order_by(League.name)).all()
+    return [_summary(standings(store, name)) for name in names]
 
 
-def one_league(store: Store, name: str, entrants: int, games: int) -> LeagueOut:
-    with store() as session:
-        return _league_out(get_league(session, name), entrants, games)
+def _summary(now: Standings) -> LeagueOut:
+    # the secret is never shown; from_dict also drops a pre-0002 league's "seed"
+    return LeagueOut(name=now.name, game=now.game, players=now.players, entrants=len(now.rows),
+                     # every seat of a game is an entrant's, and each game has ``players`` seats
+                     games=sum(r["games"] for r in now.rows) // now.players, settings=now.settings,
+                     schedule=ScheduleOptions.from_dict(now.schedule).to_dict(), created_at=now.created_at)
 
 
 # Columns of the leaderboard: (key, heading, kind, order of a first click)
@@ -162,14 +164,49 @@ def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[st
     return sorted(by_rank, key=key, reverse=order == "desc")
 
 
-def board(store: Store, name: str, sort: str, order: str) -> Leaderboard:
-    with store() as session:
-        league = get_league(session, name)
-    rows = leaderboard(store, name)
-    # every seat of a game is an entrant's, and each game has ``players`` seats
-    out = _league_out(league, len(rows), sum(r["games"] for r in rows) // league.players)
-    return Leaderboard(league=out, sort=sort, order=order,
-                       rows=[LeaderboardRow(**r) for r in sort_rows(rows, sort, order)])
+def board(store: Store, name: str, sort: str, order: str) -> tuple[Leaderboard, str]:
+    """The leaderboard, and the version of the standings it was drawn from."""
+    now = standings(store, name)
+    rows = [LeaderboardRow(**r) for r in sort_rows(list(now.rows), sort, order)]
+    return Leaderboard(league=_summary(now), sort=sort, order=order, rows=rows), now.version
+
+
+class Drawn:
+    """What was drawn from a league's standings (its JSON, its table's HTML), by league, standings
+    version, sort and order: a leaderboard is read far more often than it changes."""
+
+    SIZE = 256
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple, Any] = OrderedDict()
+
+    def get(self, store: Store, name: str, sort: str, order: str, kind: str,
+            draw: Callable[[Leaderboard], Any]) -> Any:
+        """What ``draw`` makes of the league's leaderboard as it is now."""
+        version = standings(store, name).version
+        key = (name, version, sort, order, kind)
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        data, version = board(store, name, sort, order)
+        drawn = draw(data)
+        with self.lock:
+            self.items[(name, version, sort, order, kind)] = drawn
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return drawn
+
+
+def _app_state(request: Request, attribute: str, make: Callable[[], Any]) -> Any:
+    with _state_lock:
+        if not hasattr(request.app.state, attribute):
+            setattr(request.app.state, attribute, make())
+        return getattr(request.app.state, attribute)
+
+
+_state_lock = threading.Lock()
 
 
 # -- running from the server ----------------------------------------------------------------------
@@ -237,14 +274,12 @@ class Runs:
             run.finished_at = now()
 
 
-_runs_lock = threading.Lock()
-
-
 def runs_of(request: Request) -> Runs:
-    with _runs_lock:
-        if not hasattr(request.app.state, "league_runs"):
-            request.app.state.league_runs = Runs()
-        return request.app.state.league_runs
+    return _app_state(request, "league_runs", Runs)
+
+
+def drawn_of(request: Request) -> Drawn:
+    return _app_state(request, "league_boards", Drawn)
 
 
 def _store(request: Request) -> Store:
@@ -265,7 +300,7 @@ def _create(request: Request, body: CreateLeague) -> LeagueOut:
     options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
                               failures=body.failures)
     create_league(store, body.name, body.game, body.players, dict(body.settings), options)
-    return one_league(store, body.name, 0, 0)
+    return _summary(standings(store, body.name))
 
 
 # -- the API --------------------------------------------------------------------------------------
@@ -275,10 +310,12 @@ def api_leagues(request: Request) -> list[LeagueOut]:
     return all_leagues(_store(request))
 
 
-@router.get("/api/v1/leagues/{name}/leaderboard", tags=["leagues"])
-def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: Order | None = None) -> Leaderboard:
+@router.get("/api/v1/leagues/{name}/leaderboard", tags=["leagues"], response_model=Leaderboard)
+def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: Order | None = None) -> Response:
     """The league's leaderboard, best mu - 3 sigma first, or sorted by any column."""
-    return board(_store(request), name, sort, order or _default_order(sort))
+    body = drawn_of(request).get(_store(request), name, sort, order or _default_order(sort), "json",
+                                    lambda data: data.model_dump_json().encode())
+    return Response(body, media_type="application/json")
 
 
 @router.post("/api/v1/leagues", tags=["leagues"], status_code=201)
@@ -324,11 +361,18 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
     from .app import render
 
     order = order or _default_order(sort)
-    data = board(_store(request), name, sort, order)
-    bars = interval_bars((r.bot_id, r.mu, r.sigma) for r in data.rows)
+    templates = request.app.state.templates
+
+    def table(data: Leaderboard) -> tuple[LeagueOut, Markup]:
+        bars = interval_bars((r.bot_id, r.mu, r.sigma) for r in data.rows)
+        html = templates.get_template("leaderboard_table.html").render(
+            board=data, columns=COLUMNS, bars=bars, new_days=NEW_DAYS)
+        return data.league, Markup(html)
+
+    league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)
     run = runs_of(request).get(name) if account is not None and account.is_admin else None
-    return render(request, "leaderboard.html", {"board": data, "columns": COLUMNS, "bars": bars, "run": run,
-                                                "new_days": NEW_DAYS, "max_jobs": MAX_JOBS})
+    return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
+                                                "max_jobs": MAX_JOBS})
 
 
 def _settings_lines(text: str) -> dict[str, str]:
