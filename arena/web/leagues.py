@@ -299,7 +299,10 @@ def _create(request: Request, body: CreateLeague) -> LeagueOut:
             raise HTTPException(409, f"a league named {body.name!r} exists already")
     options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
                               failures=body.failures)
-    create_league(store, body.name, body.game, body.players, dict(body.settings), options)
+    try:
+        create_league(store, body.name, body.game, body.players, dict(body.settings), options)
+    except LeagueError as exc:  # bad settings or player count: never a 404, whatever the words
+        raise HTTPException(400, str(exc)) from None
     return _summary(standings(store, body.name))
 
 
