@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 import weakref
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy.orm import Session
 
 from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
 from . import get_league
@@ -74,15 +76,15 @@ class Standings:
 def standings(store: Store, name: str) -> Standings:
     """League ``name`` and its leaderboard, kept in memory and read again only when the league's
     state changed: one query (:func:`_fingerprint`) says whether it did."""
-    with store() as session:
-        print_ = _fingerprint(session, name)
+    with store.engine.connect() as connection:  # not a Session: this runs on every page view
+        print_ = _fingerprint(connection, name)
     cached = _standings.get(store, {}).get(name)
     if cached is not None and cached.version == print_:
         return cached
     if _unrated(print_):  # killed before its ratings were computed: do it now
         rebuild_ratings(store, name)
-        with store() as session:
-            print_ = _fingerprint(session, name)
+        with store.engine.connect() as connection:
+            print_ = _fingerprint(connection, name)
     with store() as session:
         league = get_league(session, name)
     fresh = Standings(league.id, league.name, league.game, league.players, league.settings, league.schedule,
@@ -105,15 +107,16 @@ def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
     return [dict(row) for row in standings(store, name).rows]
 
 
-def _fingerprint(session: Any, name: str) -> str:
+def _fingerprint(connection: Any, name: str) -> str:
     """A string that changes whenever league ``name``'s leaderboard may: matches are only added
     (their count and highest id), ratings replaced by each rebuild (their count, and the sums of
     their games, mu and sigma: a rebuild after new games changes the games and every sigma),
     entrants only added, bots only retired; and "new" marks expire by the hour. One query."""
-    row = session.execute(_FINGERPRINT, {"name": name}).one_or_none()
+    row = connection.execute(_FINGERPRINT, {"name": name}).one_or_none()
     if row is None:
-        get_league(session, name)  # raises, naming the leagues there are
-    hour = int(datetime.now(UTC).timestamp() // 3600)
+        with Session(connection) as session:
+            get_league(session, name)  # raises, naming the leagues there are
+    hour = int(time.time() // 3600)
     return ":".join(map(str, [*row[1:], hour, row[0]]))
 
 

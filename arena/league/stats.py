@@ -107,8 +107,8 @@ def league_games(store: Store, league_id: int) -> LeagueGames:
     all its games in one transaction) says whether anything was stored since; then only the new
     matches' games are read. The leaderboard and the bot pages read 10,000 games in a few
     microseconds instead of a second."""
-    with store() as session:
-        count, top = session.execute(_KEY, {"league": league_id}).one()
+    with store.engine.connect() as connection:  # not a Session: this runs on every page view
+        count, top = connection.execute(_KEY, {"league": league_id}).one()
     cached = _cached(store, league_id)
     if cached is not None and cached.key == (count, top or 0):
         return cached

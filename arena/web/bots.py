@@ -7,21 +7,23 @@ Everything shown is of stored, finished games: nothing hidden, nothing a bot pri
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..league import NotAllowed, retire_bot
 from ..league.standings import standings
 from ..league.stats import bot_in_league
-from ..store import Bot, Entry, League, Store, User
+from ..store import Bot, Entry, League, User
 from . import access
 from .auth import SignedIn, Viewer, check_csrf
 from .charts import rating_chart
@@ -128,7 +130,7 @@ class Details:
     head_to_head: list[HeadToHeadOut]
     recent_matches: list[RecentMatchOut]
     failures: list[FailureOut]
-    chart: Markup
+    html: Markup  # the page's section of them, with the rating chart
 
 
 class DetailsCache:
@@ -141,13 +143,13 @@ class DetailsCache:
         self.lock = threading.Lock()
         self.items: OrderedDict[tuple[str, str, int], Details] = OrderedDict()
 
-    def get(self, store: Store, league: str, version: str, bot_id: int) -> Details:
+    def get(self, request: Request, league: str, version: str, bot_id: int) -> Details:
         key = (league, version, bot_id)
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
-        details = _details(store, league, bot_id)
+        details = _details(request, league, bot_id)
         with self.lock:
             self.items[key] = details
             while len(self.items) > self.SIZE:
@@ -155,11 +157,11 @@ class DetailsCache:
         return details
 
 
-def _details(store: Store, league: str, bot_id: int) -> Details:
-    stats = bot_in_league(store, league, bot_id, RECENT)
+def _details(request: Request, league: str, bot_id: int) -> Details:
+    stats = bot_in_league(request.app.state.store, league, bot_id, RECENT)
     history = [HistoryOut(game=p.game, game_id=p.game_id, mu=round(p.mu, 3), sigma=round(p.sigma, 3))
                for p in stats.history]
-    return Details(
+    details = Details(
         history=history,
         head_to_head=[HeadToHeadOut(**h.__dict__) for h in stats.head_to_head],
         recent_matches=[
@@ -168,7 +170,12 @@ def _details(store: Store, league: str, bot_id: int) -> Details:
                            ranks=m.ranks, mean_rank=round(m.mean_rank, 3), wins=m.wins, failures=m.failures)
             for m in stats.recent_matches],
         failures=[FailureOut(reason=r, games=n) for r, n in stats.failures],
+        html=Markup())
+    html = request.app.state.templates.get_template("bot_league.html").render(
+        bot=SimpleNamespace(league=league, **{k: getattr(details, k) for k in ("head_to_head", "recent_matches",
+                                                                                "failures")}),
         chart=rating_chart(history, title=f"Rating in {league}"))
+    return dataclasses.replace(details, html=Markup(html))
 
 
 _cache_lock = threading.Lock()
@@ -181,20 +188,26 @@ def _details_cache(request: Request) -> DetailsCache:
         return request.app.state.bot_details
 
 
+# built once: building a statement costs more than running these
+_BOT = select(Bot, User.name).outerjoin(User, User.id == Bot.owner_id).where(Bot.id == bindparam("bot"))
+_VERSIONS = (select(Bot.id, Bot.version, Bot.created_at, Bot.retired_at)
+             .where(Bot.name == bindparam("name"), Bot.id != bindparam("bot")).order_by(Bot.id.desc()))
+_LEAGUES = (select(League.name, League.game).join(Entry, Entry.league_id == League.id)
+            .where(Entry.bot_id == bindparam("bot")).order_by(League.name))
+
+
 def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[BotOut, Bot, Markup | None]:
-    """The bot page's data, and its rating chart; ``league`` picks the league of the details (by
-    default the one it has played most in)."""
+    """The bot page's data, and the page's section of the details; ``league`` picks the league of
+    the details (by default the one it has played most in)."""
     store = request.app.state.store
     with store() as session:
-        bot = session.get(Bot, bot_id)
-        if bot is None:
+        found = session.execute(_BOT, {"bot": bot_id}).one_or_none()
+        if found is None:
             raise HTTPException(404, f"no bot {bot_id}")
-        owner = session.scalar(select(User.name).where(User.id == bot.owner_id)) if bot.owner_id else None
+        bot, owner = found
         versions = [VersionOut(id=b.id, version=b.version, created_at=b.created_at, retired=b.retired_at is not None)
-                    for b in session.scalars(select(Bot).where(Bot.name == bot.name, Bot.id != bot.id)
-                                             .order_by(Bot.id.desc()))]
-        leagues = session.execute(select(League.name, League.game).join(Entry, Entry.league_id == League.id)
-                                  .where(Entry.bot_id == bot_id).order_by(League.name)).all()
+                    for b in session.execute(_VERSIONS, {"name": bot.name, "bot": bot_id})]
+        leagues = session.execute(_LEAGUES, {"bot": bot_id}).all()
     ranked, version_of = [], {}
     for name, game in leagues:
         now = standings(store, name)
@@ -211,20 +224,21 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
                  owner=owner, created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
                  versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
                  recent_matches=[], failures=[])
-    chart = None
+    html = None
     if league is not None:
-        details = _details_cache(request).get(store, league, version_of[league], bot_id)
+        details = _details_cache(request).get(request, league, version_of[league], bot_id)
         out.history, out.head_to_head = details.history, details.head_to_head
-        out.recent_matches, out.failures, chart = details.recent_matches, details.failures, details.chart
-    return out, bot, chart
+        out.recent_matches, out.failures, html = details.recent_matches, details.failures, details.html
+    return out, bot, html
 
 
-@router.get("/api/v1/bots/{bot_id}", tags=["bots"])
-def api_bot(request: Request, bot_id: int, league: str | None = None) -> BotOut:
+@router.get("/api/v1/bots/{bot_id}", tags=["bots"], response_model=BotOut)
+def api_bot(request: Request, bot_id: int, league: str | None = None) -> Response:
     """A bot version: its details, its standing in each league it entered, and, for ``league``
     (by default the one it has played most in), its rating history, head to head against every
     opponent, recent matches and failure reasons."""
-    return bot_page_data(request, bot_id, league)[0]
+    # serialized here, once: FastAPI would dump, validate and dump again hundreds of history points
+    return Response(bot_page_data(request, bot_id, league)[0].model_dump_json(), media_type="application/json")
 
 
 @router.post("/api/v1/bots/{bot_id}/retire", tags=["bots"])
@@ -246,8 +260,8 @@ def _retire(request: Request, account, bot_id: int) -> Bot:
 def bot_page(request: Request, account: Viewer, bot_id: int, league: str | None = None) -> Response:
     from .app import render
 
-    data, bot, chart = bot_page_data(request, bot_id, league)
-    return render(request, "bot.html", {"bot": data, "chart": chart,
+    data, bot, details = bot_page_data(request, bot_id, league)
+    return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
                                         and access.may_manage_bot(account, bot.owner_id)})
 

@@ -80,7 +80,7 @@ def test_the_leaderboard_page_draws_an_interval_bar_per_row_and_links_each_bot(l
 
 def test_a_new_version_and_a_retired_bot_are_marked(league_site):
     store = league_site.store
-    ids = crafted_league(store, "marks", ("old", "steady", "gone"), [([0, 1, 2], [1, 2, 3], ["", "", ""])])
+    ids = crafted_league(store, "marks", ("old", "stays", "gone"), [([0, 1, 2], [1, 2, 3], ["", "", ""])])
     newer = register(store, "marks", "old", version="2")
     retire_bot(store, ids[2], Account(1, "admin", True))
     with league_site.client() as anonymous:
