@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -20,6 +20,7 @@ from markupsafe import Markup
 from pydantic import BaseModel, Field
 from sqlalchemy import bindparam, select
 
+from ..accounts import Account
 from ..league import NotAllowed, retire_bot
 from ..league.standings import standings
 from ..league.stats import bot_in_league
@@ -189,25 +190,26 @@ def _details_cache(request: Request) -> DetailsCache:
 
 
 # built once: building a statement costs more than running these
-_BOT = select(Bot, User.name).outerjoin(User, User.id == Bot.owner_id).where(Bot.id == bindparam("bot"))
+_BOT = (select(Bot.id, Bot.name, Bot.version, Bot.author, Bot.language, Bot.owner_id, Bot.created_at, Bot.retired_at,
+               Bot.games, User.name.label("owner"))
+        .outerjoin(User, User.id == Bot.owner_id).where(Bot.id == bindparam("bot")))
 _VERSIONS = (select(Bot.id, Bot.version, Bot.created_at, Bot.retired_at)
              .where(Bot.name == bindparam("name"), Bot.id != bindparam("bot")).order_by(Bot.id.desc()))
 _LEAGUES = (select(League.name, League.game).join(Entry, Entry.league_id == League.id)
             .where(Entry.bot_id == bindparam("bot")).order_by(League.name))
 
 
-def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[BotOut, Bot, Markup | None]:
+def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[BotOut, Any, Markup | None]:
     """The bot page's data, and the page's section of the details; ``league`` picks the league of
     the details (by default the one it has played most in)."""
     store = request.app.state.store
-    with store() as session:
-        found = session.execute(_BOT, {"bot": bot_id}).one_or_none()
-        if found is None:
+    with store.engine.connect() as connection:  # plain rows: no Session's bookkeeping on every page view
+        bot = connection.execute(_BOT, {"bot": bot_id}).one_or_none()
+        if bot is None:
             raise HTTPException(404, f"no bot {bot_id}")
-        bot, owner = found
         versions = [VersionOut(id=b.id, version=b.version, created_at=b.created_at, retired=b.retired_at is not None)
-                    for b in session.execute(_VERSIONS, {"name": bot.name, "bot": bot_id})]
-        leagues = session.execute(_LEAGUES, {"bot": bot_id}).all()
+                    for b in connection.execute(_VERSIONS, {"name": bot.name, "bot": bot_id})]
+        leagues = connection.execute(_LEAGUES, {"bot": bot_id}).all()
     ranked, version_of = [], {}
     for name, game in leagues:
         now = standings(store, name)
@@ -221,7 +223,7 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
     if league is None and ranked:
         league = max(ranked, key=lambda s: s.games).league  # the first by name among equals
     out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.author, language=bot.language,
-                 owner=owner, created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
+                 owner=bot.owner, created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
                  versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
                  recent_matches=[], failures=[])
     html = None
@@ -249,7 +251,7 @@ def api_retire(request: Request, account: SignedIn, bot_id: int) -> Retired:
     return Retired(id=bot.id, name=bot.name, version=bot.version, retired_at=bot.retired_at)
 
 
-def _retire(request: Request, account, bot_id: int) -> Bot:
+def _retire(request: Request, account: Account, bot_id: int) -> Bot:
     try:
         return retire_bot(request.app.state.store, bot_id, account)
     except NotAllowed as exc:
