@@ -160,3 +160,17 @@ def test_the_retire_button_is_the_owners_and_needs_the_csrf_token(league_site):
         assert reply.status_code == 303 and reply.headers["location"] == f"/bots/{ids[0]}"
         page = browser.get(f"/bots/{ids[0]}").text
         assert 'id="bot-retired"' in page and 'id="retire-form"' not in page
+
+
+def test_the_chart_alone():
+    from types import SimpleNamespace
+
+    from arena.web.charts import interval_bars, nice_ticks, rating_chart
+
+    empty = rating_chart([], title="<b>x</b>")
+    assert 'data-points="0"' in empty and "no rated games yet" in empty and "<b>" not in empty
+    one = rating_chart([SimpleNamespace(game=1, mu=25.0, sigma=8.3)])
+    assert re.search(r'id="rating-chart-mu"[^>]* d="M[\d.]+,[\d.]+"', one)
+    assert nice_ticks(0.4, 9.6) == [0, 2, 4, 6, 8, 10]
+    bars = interval_bars([(1, 25.0, 1.0), (2, 30.0, 2.0)], width=100, pad=0)
+    assert (bars[1].low, bars[2].high) == (0.0, 100.0) and bars[1].mu < bars[2].mu
