@@ -2,8 +2,8 @@
 
 Builds a store (rows written directly: bots of unequal skill, some flaky, realistic ranks and
 failure reasons; then the ratings rebuilt as a run would), serves it with ``arena serve`` in a
-subprocess on localhost, and measures, with a load generator of 20 concurrent clients (asyncio
-and httpx, in this process), the latency of:
+subprocess on localhost, and measures, with a load generator of 20 concurrent clients (asyncio,
+in this process; each client a keep-alive connection: see :class:`RawClient`), the latency of:
 
 - ``/healthz``: the baseline, the server's own cost of a request (same server, same run);
 - the leaderboard page ``/leagues/bench`` and its JSON twin;
@@ -16,7 +16,8 @@ Each target gets ``--requests`` requests per repeat (after a warm-up), the targe
 in each repeat; the figures are medians over the repeats of each repeat's p50 and p99, and each
 p99 as a multiple of the baseline's.
 
-    python -m bench.web [--bots 50] [--games 10000] [--clients 20] [--requests 1000] [--repeats 3] [--json]
+    python -m bench.web [--bots 50] [--games 10000] [--clients 20] [--requests 1000] [--repeats 3]
+                        [--client raw|httpx] [--json]
 """
 
 from __future__ import annotations
@@ -131,21 +132,59 @@ def serve(db_url: str, runs: Path) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("arena serve did not answer within 60 s")
 
 
-async def load(client: httpx.AsyncClient, path: str, requests: int, clients: int, seconds: float) -> list[float]:
-    """Latencies (s) of ``requests`` GETs of ``path`` by ``clients`` concurrent clients, each
-    sending its next request when its last one is answered; stops early after ``seconds``."""
+class RawClient:
+    """One keep-alive HTTP/1.1 connection, as little client as a GET needs: on two cores shared
+    with the server, httpx's own CPU time (about three times the server's for /healthz) would be
+    measured as the server's latency. ``--client httpx`` measures with httpx all the same."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def get(self, path: str) -> int:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        length = next(int(line.split(b":", 1)[1]) for line in lines if line.lower().startswith(b"content-length:"))
+        await self.reader.readexactly(length)
+        return int(lines[0].split()[1])
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            await self.writer.wait_closed()
+
+
+async def load(url: str, path: str, requests: int, clients: int, seconds: float, kind: str) -> list[float]:
+    """Latencies (s) of ``requests`` GETs of ``path`` by ``clients`` concurrent clients, each on
+    its own connection, sending its next request when its last one is answered; stops early
+    after ``seconds``."""
     latencies: list[float] = []
     left = [requests]
     deadline = time.perf_counter() + seconds
+    host, port = url.removeprefix("http://").split(":")
 
     async def one_client() -> None:
-        while left[0] > 0 and time.perf_counter() < deadline:
-            left[0] -= 1
-            start = time.perf_counter()
-            reply = await client.get(path)
-            latencies.append(time.perf_counter() - start)
-            if reply.status_code != 200:
-                raise RuntimeError(f"{path} answered {reply.status_code}: {reply.text[:200]}")
+        if kind == "httpx":
+            client = httpx.AsyncClient(base_url=url, timeout=120)
+            get = client.get
+        else:
+            raw = RawClient(host, int(port))
+            get = raw.get
+        try:
+            while left[0] > 0 and time.perf_counter() < deadline:
+                left[0] -= 1
+                start = time.perf_counter()
+                reply = await get(path)
+                latencies.append(time.perf_counter() - start)
+                status = reply if isinstance(reply, int) else reply.status_code
+                if status != 200:
+                    raise RuntimeError(f"{path} answered {status}")
+        finally:
+            await (client.aclose() if kind == "httpx" else raw.close())
 
     await asyncio.gather(*(one_client() for _ in range(clients)))
     return latencies
@@ -163,21 +202,19 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def measure(url: str, pid: int, targets: dict[str, str], clients: int, requests: int, repeats: int,
-                  seconds: float) -> dict[str, dict[str, list[float]]]:
+                  seconds: float, kind: str) -> dict[str, dict[str, list[float]]]:
     figures: dict[str, dict[str, list[float]]] = {t: {"p50": [], "p99": [], "rate": [], "cpu": []} for t in targets}
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=120) as client:
-        for path in targets.values():  # warm up: caches, connections, the thread pool
-            await load(client, path, 2 * clients, clients, seconds)
-        for _ in range(repeats):
-            for target, path in targets.items():
-                start, cpu = time.perf_counter(), cpu_seconds(pid)
-                latencies = await load(client, path, requests, clients, seconds)
-                elapsed = time.perf_counter() - start
-                figures[target]["cpu"].append(1000 * (cpu_seconds(pid) - cpu) / len(latencies))
-                figures[target]["p50"].append(1000 * statistics.median(latencies))
-                figures[target]["p99"].append(1000 * percentile(latencies, 99))
-                figures[target]["rate"].append(len(latencies) / elapsed)
+    for path in targets.values():  # warm up: caches, the thread pool
+        await load(url, path, 2 * clients, clients, seconds, kind)
+    for _ in range(repeats):
+        for target, path in targets.items():
+            start, cpu = time.perf_counter(), cpu_seconds(pid)
+            latencies = await load(url, path, requests, clients, seconds, kind)
+            elapsed = time.perf_counter() - start
+            figures[target]["cpu"].append(1000 * (cpu_seconds(pid) - cpu) / len(latencies))
+            figures[target]["p50"].append(1000 * statistics.median(latencies))
+            figures[target]["p99"].append(1000 * percentile(latencies, 99))
+            figures[target]["rate"].append(len(latencies) / elapsed)
     return figures
 
 
@@ -188,8 +225,11 @@ async def measure(url: str, pid: int, targets: dict[str, str], clients: int, req
 @click.option("--requests", default=1000, show_default=True, help="Requests per target and repeat.")
 @click.option("--seconds", default=30.0, show_default=True, help="At most this long per target and repeat.")
 @click.option("--repeats", default=3, show_default=True)
+@click.option("--client", "kind", type=click.Choice(["raw", "httpx"]), default="raw", show_default=True,
+              help="The load generator's HTTP client: a bare keep-alive connection, or httpx.")
 @click.option("--json", "as_json", is_flag=True)
-def main(bots: int, games: int, clients: int, requests: int, seconds: float, repeats: int, as_json: bool) -> None:
+def main(bots: int, games: int, clients: int, requests: int, seconds: float, repeats: int, kind: str,
+         as_json: bool) -> None:
     report = Report("web", as_json)
     with tempfile.TemporaryDirectory(prefix="bench-arena-web-") as tmp:
         db_url = f"sqlite:///{tmp}/bench.db"
@@ -202,12 +242,12 @@ def main(bots: int, games: int, clients: int, requests: int, seconds: float, rep
             targets = {"healthz": "/healthz", "leaderboard_page": f"/leagues/{LEAGUE}",
                        "leaderboard_json": f"/api/v1/leagues/{LEAGUE}/leaderboard",
                        "bot_page": f"/bots/{bot['bot_id']}", "bot_json": f"/api/v1/bots/{bot['bot_id']}"}
-            figures = asyncio.run(measure(url, process.pid, targets, clients, requests, repeats, seconds))
+            figures = asyncio.run(measure(url, process.pid, targets, clients, requests, repeats, seconds, kind))
         finally:
             process.terminate()
             process.wait(10)
-    report.note(f"{clients} concurrent clients, {requests} requests per target and repeat, {repeats} repeats, "
-                f"{os.cpu_count()} CPU(s) shared by the server and the load generator")
+    report.note(f"{clients} concurrent clients ({kind}), {requests} requests per target and repeat, {repeats} "
+                f"repeats, {os.cpu_count()} CPU(s) shared by the server and the load generator")
     base = median(figures["healthz"]["p99"])
     for target, f in figures.items():
         report.figure(f"{target}_p50", median(f["p50"]), "ms")
