@@ -64,6 +64,7 @@ serve: setup
 bench: setup
 	$(BIN)/python -m bench.engines
 	$(BIN)/python -m bench.protocol
+	$(BIN)/python -m bench.web
 
 ## protos: regenerate the Python code of protos/ (a test fails when it is stale)
 protos: setup

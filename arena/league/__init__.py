@@ -163,3 +163,4 @@ def registered(store: Store, name: str, version: str) -> Bot | None:
     """The registered bot ``name`` of that exact version, if there is one."""
     with store() as session:
         return session.scalar(select(Bot).where(Bot.name == name, Bot.version == version))
+

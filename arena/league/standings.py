@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import time
+import weakref
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy.orm import Session
 
-from ..store import Game, Match, Rating, RatingHistory, Store
+from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
 from . import get_league
 from .ratings import ENV, RatedGame, rate
 from .schedule import ScheduleOptions
+from .stats import BotTotals, league_games
 
 
 def rated_games(session: Any, league_id: int) -> list[Game]:
@@ -49,42 +55,135 @@ def rebuild_ratings(store: Store, name: str) -> dict[int, Any]:
     return ratings
 
 
+NEW_DAYS = 14  # a new version of a bot is marked "new" on the leaderboard this long after it entered
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A league and its leaderboard rows (see :func:`leaderboard`), as of ``version``."""
+
+    league_id: int
+    name: str
+    game: str
+    players: int
+    settings: dict[str, Any]
+    schedule: dict[str, Any]
+    created_at: datetime
+    rows: tuple[dict[str, Any], ...]  # shared by every caller: never change them
+    version: str  # changes whenever the rows may have: for caches of what is drawn from them
+
+
+def standings(store: Store, name: str) -> Standings:
+    """League ``name`` and its leaderboard, kept in memory and read again only when the league's
+    state changed: one query (:func:`_fingerprint`) says whether it did."""
+    with store.engine.connect() as connection:  # not a Session: this runs on every page view
+        print_ = _fingerprint(connection, name)
+    cached = _standings.get(store, {}).get(name)
+    if cached is not None and cached.version == print_:
+        return cached
+    if _unrated(print_):  # killed before its ratings were computed: do it now
+        rebuild_ratings(store, name)
+        with store.engine.connect() as connection:
+            print_ = _fingerprint(connection, name)
+    with store() as session:
+        league = get_league(session, name)
+    fresh = Standings(league.id, league.name, league.game, league.players, league.settings, league.schedule,
+                      league.created_at, tuple(_rows(store, league.id)), print_)
+    _standings.setdefault(store, {})[name] = fresh
+    return fresh
+
+
+_standings: weakref.WeakKeyDictionary[Store, dict[str, Standings]] = weakref.WeakKeyDictionary()
+
+
 def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
     """One row per entrant, best conservative rating (mu - 3 sigma) first, with its rank; an
-    entrant that has not played yet (entered since the league last ran) has the prior rating."""
+    entrant that has not played yet (entered since the league last ran) has the prior rating.
+
+    ``new`` marks the newest version of a bot name that has older versions in the league, for
+    :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match).
+    Games, wins, average score and failure rate count every stored game; mu and sigma are of the
+    last :func:`rebuild_ratings`."""
+    return [dict(row) for row in standings(store, name).rows]
+
+
+def _fingerprint(connection: Any, name: str) -> str:
+    """A string that changes whenever league ``name``'s leaderboard may: matches are only added
+    (their count and highest id), ratings replaced by each rebuild (their count, and the sums of
+    their games, mu and sigma: a rebuild after new games changes the games and every sigma),
+    entrants only added, bots only retired; and "new" marks expire by the hour. One query."""
+    row = connection.execute(_FINGERPRINT, {"name": name}).one_or_none()
+    if row is None:
+        with Session(connection) as session:
+            get_league(session, name)  # raises, naming the leagues there are
+    hour = int(time.time() // 3600)
+    return ":".join(map(str, [*row[1:], hour, row[0]]))
+
+
+def _of(table: Any, column: Any, where: Any, *join: Any) -> Any:
+    query = select(column).select_from(table)
+    return (query.join(*join) if join else query).where(where).scalar_subquery()
+
+
+# built once: building a statement costs more than running this one
+_FINGERPRINT = select(
+    League.id,
+    _of(Match, func.count(), Match.league_id == League.id),
+    _of(Match, func.max(Match.id), Match.league_id == League.id),
+    _of(Rating, func.count(), Rating.league_id == League.id),
+    _of(Rating, func.coalesce(func.sum(Rating.games), 0), Rating.league_id == League.id),
+    _of(Rating, func.sum(Rating.mu), Rating.league_id == League.id),
+    _of(Rating, func.sum(Rating.sigma), Rating.league_id == League.id),
+    _of(Entry, func.count(), Entry.league_id == League.id),
+    _of(Entry, func.count(), (Entry.league_id == League.id) & Bot.retired_at.is_not(None), Bot, Bot.id == Entry.bot_id),
+).where(League.name == bindparam("name"))
+
+
+def _unrated(print_: str) -> bool:
+    """Matches stored but no rated game (the fingerprint's fields 0 and 3)."""
+    fields = print_.split(":")
+    return fields[0] != "0" and fields[3] == "0"
+
+
+def _rows(store: Store, league_id: int) -> list[dict[str, Any]]:
+    totals = league_games(store, league_id).totals
     with store() as session:
-        league = get_league(session, name)
-        rated = session.scalar(select(func.count(RatingHistory.id)).where(RatingHistory.league_id == league.id))
-        stored = session.scalar(select(func.count(Game.id)).join(Match).where(Match.league_id == league.id))
-    if not rated and stored:  # killed before its ratings were computed: do it now
-        rebuild_ratings(store, name)
-    with store() as session:
-        league = get_league(session, name)
-        stats: dict[int, dict[str, float]] = {}
-        for game in rated_games(session, league.id):
-            for seat, bot in enumerate(game.seats):
-                s = stats.setdefault(bot, {"games": 0, "wins": 0, "score": 0, "failures": 0})
-                s["games"] += 1
-                s["wins"] += game.ranks[seat] == 1
-                s["score"] += game.scores[seat]
-                s["failures"] += bool(game.failures[seat])
-        ratings = {r.bot_id: r for r in session.scalars(select(Rating).where(Rating.league_id == league.id))}
-        prior = ENV.create_rating()
-        rows = []
-        for entry in league.entries:
-            bot = entry.bot
-            rating = ratings.get(bot.id)
-            mu, sigma = (rating.mu, rating.sigma) if rating else (prior.mu, prior.sigma)
-            exposure = rating.exposure if rating else prior.mu - 3 * prior.sigma
-            s = stats.get(bot.id, {"games": 0, "wins": 0, "score": 0, "failures": 0})
-            rows.append({
-                "bot": bot.name, "version": bot.version, "language": bot.language,
-                "exposure": round(exposure, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
-                "games": int(s["games"]), "wins": int(s["wins"]),
-                "average_score": round(s["score"] / s["games"], 1) if s["games"] else 0.0,
-                "failure_rate": round(s["failures"] / s["games"], 3) if s["games"] else 0.0,
-            })
+        entries = session.execute(
+            select(Entry.joined_at, Bot, Rating)
+            .join(Bot, Bot.id == Entry.bot_id)
+            .outerjoin(Rating, (Rating.league_id == Entry.league_id) & (Rating.bot_id == Entry.bot_id))
+            .where(Entry.league_id == league_id).order_by(Entry.bot_id)).all()
+    prior = ENV.create_rating()
+    newest = _new_versions([(joined, bot) for joined, bot, _ in entries])
+    rows = []
+    for _, bot, rating in entries:
+        mu, sigma = (rating.mu, rating.sigma) if rating else (prior.mu, prior.sigma)
+        exposure = rating.exposure if rating else prior.mu - 3 * prior.sigma
+        t = totals.get(bot.id) or BotTotals()
+        rows.append({
+            "bot_id": bot.id, "bot": bot.name, "version": bot.version, "author": bot.author, "language": bot.language,
+            "exposure": round(exposure, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
+            "games": t.games, "wins": t.wins,
+            "average_score": round(t.score / t.games, 1) if t.games else 0.0,
+            "failure_rate": round(t.failed / t.games, 3) if t.games else 0.0,
+            "new": bot.id in newest, "retired": bot.retired_at is not None,
+        })
     rows.sort(key=lambda r: (-r["exposure"], -r["mu"], r["bot"], r["version"]))
     for i, row in enumerate(rows, 1):
         row["rank"] = i
     return rows
+
+
+def _new_versions(entries: list[tuple[datetime, Bot]]) -> set[int]:
+    """The bot ids marked new: see :func:`leaderboard`."""
+    since = datetime.now(UTC) - timedelta(days=NEW_DAYS)
+    by_name: dict[str, list[tuple[datetime, Bot]]] = {}
+    for joined, bot in entries:
+        by_name.setdefault(bot.name, []).append((joined, bot))
+    new = set()
+    for versions in by_name.values():
+        joined, latest = max(versions, key=lambda v: v[1].id)  # registered last
+        joined = joined if joined.tzinfo else joined.replace(tzinfo=UTC)  # SQLite gives naive UTC
+        if len(versions) > 1 and joined >= since:
+            new.add(latest.id)
+    return new

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -83,7 +83,8 @@ class Match(Base):
     games, so a league killed at any moment neither loses nor duplicates a result."""
 
     __tablename__ = "matches"
-    __table_args__ = (UniqueConstraint("league_id", "round", "table", name="uq_match_slot"),)
+    __table_args__ = (UniqueConstraint("league_id", "round", "table", name="uq_match_slot"),
+                      Index("ix_matches_league", "league_id", "id"))  # what the leaderboard's cache checks
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
@@ -138,6 +139,7 @@ class RatingHistory(Base):
     """Each bot's rating after each rated game, in rating order."""
 
     __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_bot", "league_id", "bot_id", "seq"),)  # a bot page's chart
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), index=True)

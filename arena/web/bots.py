@@ -1,7 +1,275 @@
-"""(stub: filled by its issue-15 branch)"""
+"""Bot pages: a bot version's details, its rating in each league it entered and, for one league
+at a time, its rating history (an SVG chart drawn here), head-to-head table, recent matches
+and failure reasons; and retiring a bot (its owner only).
+
+Everything shown is of stored, finished games: nothing hidden, nothing a bot printed.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import dataclasses
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
+from pydantic import BaseModel, Field
+from sqlalchemy import bindparam, select
+
+from ..accounts import Account
+from ..league import NotAllowed, retire_bot
+from ..league.standings import standings
+from ..league.stats import bot_in_league
+from ..store import Bot, Entry, League, User
+from . import access
+from .auth import SignedIn, Viewer, check_csrf
+from .charts import rating_chart
+from .leagues import Moment
 
 router = APIRouter()
+RECENT = 10  # matches on a bot page
+
+
+class VersionOut(BaseModel):
+    id: int
+    version: str
+    created_at: Moment
+    retired: bool
+
+
+class BotLeagueOut(BaseModel):
+    """The bot's standing in one league."""
+
+    league: str
+    game: str
+    rank: int = Field(description="on the league's leaderboard")
+    entrants: int
+    exposure: float = Field(description="mu - 3 sigma")
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    failure_rate: float
+
+
+class HistoryOut(BaseModel):
+    game: int = Field(description="the bot's n-th rated game, from 1")
+    game_id: int
+    mu: float
+    sigma: float
+
+
+class HeadToHeadOut(BaseModel):
+    opponent_id: int
+    opponent: str
+    version: str
+    games: int = Field(description="games played together")
+    wins: int = Field(description="games this bot finished ahead of the opponent")
+    losses: int = Field(description="games it finished behind")
+    draws: int
+    mean_rank_difference: float = Field(description="mean of (opponent's rank - this bot's rank): positive when "
+                                                    "this bot finishes ahead on average")
+
+
+class Opponent(BaseModel):
+    id: int
+    name: str
+    version: str
+
+
+class RecentMatchOut(BaseModel):
+    match_id: int
+    round: int
+    finished_at: Moment
+    opponents: list[Opponent]
+    ranks: list[int] = Field(description="the bot's rank in each game of the match")
+    mean_rank: float
+    wins: int
+    failures: list[str] = Field(description="the reason of each game it failed in")
+
+
+class FailureOut(BaseModel):
+    reason: str = Field(description="as the referee records it: timeout, crash, illegal, malformed, ...")
+    games: int
+
+
+class BotOut(BaseModel):
+    id: int
+    name: str
+    version: str
+    author: str
+    language: str
+    owner: str | None = Field(description="the account that submitted it; null: registered on the command line")
+    created_at: Moment
+    retired_at: Moment | None
+    games: list[str] = Field(description="the games it claims to play; empty: all")
+    versions: list[VersionOut] = Field(description="the other versions of its name")
+    leagues: list[BotLeagueOut]
+    league: str | None = Field(description="the league the details below are of")
+    history: list[HistoryOut]
+    head_to_head: list[HeadToHeadOut]
+    recent_matches: list[RecentMatchOut]
+    failures: list[FailureOut]
+
+
+class Retired(BaseModel):
+    id: int
+    name: str
+    version: str
+    retired_at: Moment
+
+
+@dataclass(frozen=True)
+class Details:
+    """A bot's details in one league, as the page and the JSON show them."""
+
+    history: list[HistoryOut]
+    head_to_head: list[HeadToHeadOut]
+    recent_matches: list[RecentMatchOut]
+    failures: list[FailureOut]
+    html: Markup  # the page's section of them, with the rating chart
+
+
+class DetailsCache:
+    """:class:`Details` by (league, version of its standings, bot): they change only when the
+    league's games or ratings do, and a bot's rating history is hundreds of points."""
+
+    SIZE = 512
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple[str, str, int], Details] = OrderedDict()
+
+    def get(self, request: Request, league: str, version: str, bot_id: int) -> Details:
+        key = (league, version, bot_id)
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        details = _details(request, league, bot_id)
+        with self.lock:
+            self.items[key] = details
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return details
+
+
+def _details(request: Request, league: str, bot_id: int) -> Details:
+    stats = bot_in_league(request.app.state.store, league, bot_id, RECENT)
+    history = [HistoryOut(game=p.game, game_id=p.game_id, mu=round(p.mu, 3), sigma=round(p.sigma, 3))
+               for p in stats.history]
+    details = Details(
+        history=history,
+        head_to_head=[HeadToHeadOut(**h.__dict__) for h in stats.head_to_head],
+        recent_matches=[
+            RecentMatchOut(match_id=m.match_id, round=m.round, finished_at=m.finished_at,
+                           opponents=[Opponent(id=i, name=n, version=v) for i, n, v in m.opponents],
+                           ranks=m.ranks, mean_rank=round(m.mean_rank, 3), wins=m.wins, failures=m.failures)
+            for m in stats.recent_matches],
+        failures=[FailureOut(reason=r, games=n) for r, n in stats.failures],
+        html=Markup())
+    html = request.app.state.templates.get_template("bot_league.html").render(
+        bot=SimpleNamespace(league=league, **{k: getattr(details, k) for k in ("head_to_head", "recent_matches",
+                                                                                "failures")}),
+        chart=rating_chart(history, title=f"Rating in {league}"))
+    return dataclasses.replace(details, html=Markup(html))
+
+
+_cache_lock = threading.Lock()
+
+
+def _details_cache(request: Request) -> DetailsCache:
+    with _cache_lock:
+        if not hasattr(request.app.state, "bot_details"):
+            request.app.state.bot_details = DetailsCache()
+        return request.app.state.bot_details
+
+
+# built once: building a statement costs more than running these
+_BOT = (select(Bot.id, Bot.name, Bot.version, Bot.author, Bot.language, Bot.owner_id, Bot.created_at, Bot.retired_at,
+               Bot.games, User.name.label("owner"))
+        .outerjoin(User, User.id == Bot.owner_id).where(Bot.id == bindparam("bot")))
+_VERSIONS = (select(Bot.id, Bot.version, Bot.created_at, Bot.retired_at)
+             .where(Bot.name == bindparam("name"), Bot.id != bindparam("bot")).order_by(Bot.id.desc()))
+_LEAGUES = (select(League.name, League.game).join(Entry, Entry.league_id == League.id)
+            .where(Entry.bot_id == bindparam("bot")).order_by(League.name))
+
+
+def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[BotOut, Any, Markup | None]:
+    """The bot page's data, and the page's section of the details; ``league`` picks the league of
+    the details (by default the one it has played most in)."""
+    store = request.app.state.store
+    with store.engine.connect() as connection:  # plain rows: no Session's bookkeeping on every page view
+        bot = connection.execute(_BOT, {"bot": bot_id}).one_or_none()
+        if bot is None:
+            raise HTTPException(404, f"no bot {bot_id}")
+        versions = [VersionOut(id=b.id, version=b.version, created_at=b.created_at, retired=b.retired_at is not None)
+                    for b in connection.execute(_VERSIONS, {"name": bot.name, "bot": bot_id})]
+        leagues = connection.execute(_LEAGUES, {"bot": bot_id}).all()
+    ranked, version_of = [], {}
+    for name, game in leagues:
+        now = standings(store, name)
+        version_of[name] = now.version
+        row = next(r for r in now.rows if r["bot_id"] == bot_id)
+        ranked.append(BotLeagueOut(league=name, game=game, rank=row["rank"], entrants=len(now.rows),
+                                   **{k: row[k] for k in ("exposure", "mu", "sigma", "games", "wins",
+                                                          "failure_rate")}))
+    if league is not None and league not in version_of:
+        raise HTTPException(404, f"bot {bot_id} is not in league {league!r}")
+    if league is None and ranked:
+        league = max(ranked, key=lambda s: s.games).league  # the first by name among equals
+    out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.author, language=bot.language,
+                 owner=bot.owner, created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
+                 versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
+                 recent_matches=[], failures=[])
+    html = None
+    if league is not None:
+        details = _details_cache(request).get(request, league, version_of[league], bot_id)
+        out.history, out.head_to_head = details.history, details.head_to_head
+        out.recent_matches, out.failures, html = details.recent_matches, details.failures, details.html
+    return out, bot, html
+
+
+@router.get("/api/v1/bots/{bot_id}", tags=["bots"], response_model=BotOut)
+def api_bot(request: Request, bot_id: int, league: str | None = None) -> Response:
+    """A bot version: its details, its standing in each league it entered, and, for ``league``
+    (by default the one it has played most in), its rating history, head to head against every
+    opponent, recent matches and failure reasons."""
+    # serialized here, once: FastAPI would dump, validate and dump again hundreds of history points
+    return Response(bot_page_data(request, bot_id, league)[0].model_dump_json(), media_type="application/json")
+
+
+@router.post("/api/v1/bots/{bot_id}/retire", tags=["bots"])
+def api_retire(request: Request, account: SignedIn, bot_id: int) -> Retired:
+    """Retires the bot (its owner only; an admin for a bot registered on the command line): it
+    plays no new match; its games and ratings stay."""
+    bot = _retire(request, account, bot_id)
+    return Retired(id=bot.id, name=bot.name, version=bot.version, retired_at=bot.retired_at)
+
+
+def _retire(request: Request, account: Account, bot_id: int) -> Bot:
+    try:
+        return retire_bot(request.app.state.store, bot_id, account)
+    except NotAllowed as exc:
+        raise HTTPException(403, str(exc)) from None
+
+
+@router.get("/bots/{bot_id}", include_in_schema=False)
+def bot_page(request: Request, account: Viewer, bot_id: int, league: str | None = None) -> Response:
+    from .app import render
+
+    data, bot, details = bot_page_data(request, bot_id, league)
+    return render(request, "bot.html", {"bot": data, "details": details,
+                                        "may_retire": bot.retired_at is None
+                                        and access.may_manage_bot(account, bot.owner_id)})
+
+
+@router.post("/bots/{bot_id}/retire", include_in_schema=False)
+def retire_form(request: Request, account: SignedIn, bot_id: int, csrf: Annotated[str, Form()] = "") -> Response:
+    check_csrf(account, csrf)
+    _retire(request, account, bot_id)
+    return RedirectResponse(f"/bots/{bot_id}", status_code=303)

@@ -1,7 +1,426 @@
-"""(stub: filled by its issue-15 branch)"""
+"""Leagues and their leaderboards, and the admin's league commands (create, run).
+
+A run started from the server plays in a thread of the server process (``run_league``, its
+records under ``WebSettings.runs_dir / "leagues"``), one run per league at a time; the server
+keeps each league's last run's state (running, finished, failed) until it stops. A server
+stopped mid-run loses only the matches being played: running the league again resumes it.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import logging
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
+from pydantic import AfterValidator, BaseModel, Field
+from sqlalchemy import select
+
+from referee.games import GAMES
+
+from ..league import LeagueError, create_league, get_league
+from ..league.runner import run_league
+from ..league.schedule import FAILURE_POLICIES, ScheduleOptions
+from ..league.standings import NEW_DAYS, Standings, standings
+from ..store import League, Store
+from ..store.models import now
+from .auth import Admin, Viewer, check_csrf
+from .charts import interval_bars
 
 router = APIRouter()
+log = logging.getLogger(__name__)
+
+# A league's name is part of URLs and of the folder its records go to: plain characters only.
+LEAGUE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+MAX_ROUNDS, MAX_JOBS = 1000, 16
+
+
+# -- the answers ----------------------------------------------------------------------------------
+def as_utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives naive UTC
+
+
+Moment = Annotated[datetime, AfterValidator(as_utc)]  # a time in the answers: always with its zone (UTC)
+
+
+class LeagueOut(BaseModel):
+    name: str
+    game: str
+    players: int = Field(description="players per table")
+    entrants: int
+    games: int = Field(description="games stored")
+    settings: dict[str, Any] = Field(description="the game's settings, complete")
+    schedule: dict[str, Any] = Field(description="deals, time control, failure policy")
+    created_at: Moment
+
+
+class LeaderboardRow(BaseModel):
+    rank: int = Field(description="by mu - 3 sigma, best first")
+    bot_id: int
+    bot: str
+    version: str
+    author: str
+    language: str
+    exposure: float = Field(description="mu - 3 sigma: the conservative rating")
+    mu: float
+    sigma: float
+    games: int
+    wins: int = Field(description="games ranked first")
+    average_score: float
+    failure_rate: float = Field(description="share of its games in which it failed")
+    new: bool = Field(description=f"the newest version of a name with older versions in the league, entered in "
+                                  f"the last {NEW_DAYS} days")
+    retired: bool = Field(description="retired: it plays no new match")
+
+
+SortKey = Literal["rank", "bot", "version", "author", "language", "exposure", "mu", "sigma", "upper", "games",
+                  "wins", "failure_rate"]
+Order = Literal["asc", "desc"]
+
+
+class Leaderboard(BaseModel):
+    league: LeagueOut
+    sort: SortKey
+    order: Order
+    rows: list[LeaderboardRow]
+
+
+class CreateLeague(BaseModel):
+    """What ``arena league create`` takes."""
+
+    name: str = Field(pattern=LEAGUE_NAME, description="letters, digits, '_', '.', '-'; at most 64")
+    game: str
+    players: int = Field(ge=1, le=16, description="players per table")
+    settings: dict[str, str | int | float | bool] = Field(default_factory=dict,
+                                                          description="the game's [house] settings")
+    deals: int = Field(1, ge=1, le=100, description="games per match = deals x players")
+    decision_ms: int = Field(1000, ge=1, le=600_000)
+    bank_ms: int = Field(10_000, ge=0, le=3_600_000)
+    failures: Literal["last", "exclude"] = "last"
+
+
+class RunRequest(BaseModel):
+    rounds: int = Field(1, ge=1, le=MAX_ROUNDS, description="play every round up to this many")
+    jobs: int = Field(1, ge=1, le=MAX_JOBS, description="matches played at once")
+
+
+class RunState(BaseModel):
+    league: str
+    status: Literal["running", "finished", "failed"]
+    rounds: int
+    jobs: int
+    games_total: int | None = Field(description="games to play; None until the schedule is read")
+    games_played: int
+    seat_failures: int
+    error: str = Field(description="why it failed; empty otherwise")
+    started_at: Moment
+    finished_at: Moment | None
+
+
+# -- reading --------------------------------------------------------------------------------------
+def all_leagues(store: Store) -> list[LeagueOut]:
+    with store() as session:
+        names = session.scalars(select(League.name).order_by(League.name)).all()
+    return [_summary(standings(store, name)) for name in names]
+
+
+def _summary(now: Standings) -> LeagueOut:
+    # the secret is never shown; from_dict also drops a pre-0002 league's "seed"
+    return LeagueOut(name=now.name, game=now.game, players=now.players, entrants=len(now.rows),
+                     # every seat of a game is an entrant's, and each game has ``players`` seats
+                     games=sum(r["games"] for r in now.rows) // now.players, settings=now.settings,
+                     schedule=ScheduleOptions.from_dict(now.schedule).to_dict(), created_at=now.created_at)
+
+
+# Columns of the leaderboard: (key, heading, kind, order of a first click)
+COLUMNS: list[tuple[str, str, str, Order]] = [
+    ("rank", "#", "num", "asc"), ("bot", "bot", "text", "asc"), ("version", "version", "text", "asc"),
+    ("author", "author", "text", "asc"), ("language", "language", "text", "asc"),
+    ("exposure", "μ−3σ", "num", "desc"), ("mu", "μ", "num", "desc"), ("sigma", "σ", "num", "asc"),
+    ("upper", "μ ± 3σ", "num", "desc"), ("games", "games", "num", "desc"), ("wins", "wins", "num", "desc"),
+    ("failure_rate", "failure rate", "num", "asc"),
+]
+KIND = {key: kind for key, _, kind, _ in COLUMNS}
+
+
+def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[str, Any]]:
+    """The rows by column ``sort`` (``upper`` is mu + 3 sigma), ties by rank."""
+    def key(row: dict[str, Any]) -> Any:
+        if sort == "upper":
+            return row["mu"] + 3 * row["sigma"]
+        value = row[sort]
+        return value.casefold() if KIND[sort] == "text" else value
+
+    by_rank = sorted(rows, key=lambda r: r["rank"])
+    return sorted(by_rank, key=key, reverse=order == "desc")
+
+
+def board(store: Store, name: str, sort: str, order: str) -> tuple[Leaderboard, str]:
+    """The leaderboard, and the version of the standings it was drawn from."""
+    now = standings(store, name)
+    rows = [LeaderboardRow(**r) for r in sort_rows(list(now.rows), sort, order)]
+    return Leaderboard(league=_summary(now), sort=sort, order=order, rows=rows), now.version
+
+
+class Drawn:
+    """What was drawn from a league's standings (its JSON, its table's HTML), by league, standings
+    version, sort and order: a leaderboard is read far more often than it changes."""
+
+    SIZE = 256
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple, Any] = OrderedDict()
+
+    def get(self, store: Store, name: str, sort: str, order: str, kind: str,
+            draw: Callable[[Leaderboard], Any]) -> Any:
+        """What ``draw`` makes of the league's leaderboard as it is now."""
+        version = standings(store, name).version
+        key = (name, version, sort, order, kind)
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        data, version = board(store, name, sort, order)
+        drawn = draw(data)
+        with self.lock:
+            self.items[(name, version, sort, order, kind)] = drawn
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return drawn
+
+
+def _app_state(request: Request, attribute: str, make: Callable[[], Any]) -> Any:
+    with _state_lock:
+        if not hasattr(request.app.state, attribute):
+            setattr(request.app.state, attribute, make())
+        return getattr(request.app.state, attribute)
+
+
+_state_lock = threading.Lock()
+
+
+# -- running from the server ----------------------------------------------------------------------
+@dataclass
+class LeagueRun:
+    league: str
+    rounds: int
+    jobs: int
+    status: str = "running"
+    games_total: int | None = None
+    games_played: int = 0
+    seat_failures: int = 0
+    error: str = ""
+    started_at: datetime = field(default_factory=now)
+    finished_at: datetime | None = None
+
+    def state(self) -> RunState:
+        return RunState(**self.__dict__)
+
+
+class Runs:
+    """The server's league runs: at most one per league at a time."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.runs: dict[str, LeagueRun] = {}
+
+    def get(self, name: str) -> LeagueRun | None:
+        with self.lock:
+            return self.runs.get(name)
+
+    def start(self, store: Store, name: str, rounds: int, jobs: int, runs_dir: Path) -> LeagueRun:
+        with store() as session:
+            league = get_league(session, name)
+            entered = len(league.entries)
+            if entered < league.players:
+                raise HTTPException(400, f"league {name} has {entered} entrant(s); {league.game} needs "
+                                         f"{league.players} per table")
+        with self.lock:
+            current = self.runs.get(name)
+            if current is not None and current.status == "running":
+                raise HTTPException(409, f"league {name} is running already ({current.games_played} game(s) "
+                                         "played): wait for it to end")
+            run = self.runs[name] = LeagueRun(name, rounds, jobs)
+        threading.Thread(target=self._run, args=(store, run, runs_dir), name=f"league-{name}", daemon=True).start()
+        return run
+
+    def _run(self, store: Store, run: LeagueRun, runs_dir: Path) -> None:
+        def started(total: int) -> None:
+            run.games_total = total
+
+        def progress(games: int, failures: int) -> None:
+            run.games_played += games
+            run.seat_failures = failures
+
+        try:
+            run_league(store, run.league, run.rounds, run.jobs, runs_dir, progress=progress, on_start=started)
+            run.status = "finished"
+        except Exception as exc:  # noqa: BLE001 - the run's state says why; the server goes on
+            if not isinstance(exc, LeagueError):
+                log.exception("league %s: the run failed", run.league)
+            run.error = str(exc) or type(exc).__name__
+            run.status = "failed"
+        finally:
+            run.finished_at = now()
+
+
+def runs_of(request: Request) -> Runs:
+    return _app_state(request, "league_runs", Runs)
+
+
+def drawn_of(request: Request) -> Drawn:
+    return _app_state(request, "league_boards", Drawn)
+
+
+def _store(request: Request) -> Store:
+    return request.app.state.store
+
+
+def _runs_dir(request: Request) -> Path:
+    return request.app.state.settings.runs_dir / "leagues"
+
+
+def _create(request: Request, body: CreateLeague) -> LeagueOut:
+    store = _store(request)
+    if body.game not in GAMES:
+        raise HTTPException(400, f"unknown game {body.game!r}; known games: {', '.join(sorted(GAMES))}")
+    with store() as session:
+        if session.scalar(select(League.id).where(League.name == body.name)) is not None:
+            raise HTTPException(409, f"a league named {body.name!r} exists already")
+    options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
+                              failures=body.failures)
+    try:
+        create_league(store, body.name, body.game, body.players, dict(body.settings), options)
+    except LeagueError as exc:  # bad settings or player count: never a 404, whatever the words
+        raise HTTPException(400, str(exc)) from None
+    return _summary(standings(store, body.name))
+
+
+# -- the API --------------------------------------------------------------------------------------
+@router.get("/api/v1/leagues", tags=["leagues"])
+def api_leagues(request: Request) -> list[LeagueOut]:
+    """Every league, by name: its game, players per table, entrants and games played."""
+    return all_leagues(_store(request))
+
+
+@router.get("/api/v1/leagues/{name}/leaderboard", tags=["leagues"], response_model=Leaderboard)
+def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: Order | None = None) -> Response:
+    """The league's leaderboard, best mu - 3 sigma first, or sorted by any column."""
+    body = drawn_of(request).get(_store(request), name, sort, order or _default_order(sort), "json",
+                                    lambda data: data.model_dump_json().encode())
+    return Response(body, media_type="application/json")
+
+
+@router.post("/api/v1/leagues", tags=["leagues"], status_code=201)
+def api_create(request: Request, account: Admin, body: CreateLeague) -> LeagueOut:
+    """Creates a league (admin only), as ``arena league create`` does."""
+    return _create(request, body)
+
+
+@router.post("/api/v1/leagues/{name}/run", tags=["leagues"], status_code=202)
+def api_run(request: Request, account: Admin, name: str, body: RunRequest | None = None) -> RunState:
+    """Starts playing the league's rounds in the server (admin only); 409 while it runs already."""
+    body = body or RunRequest()
+    return runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request)).state()
+
+
+@router.get("/api/v1/leagues/{name}/run", tags=["leagues"])
+def api_run_state(request: Request, account: Admin, name: str) -> RunState:
+    """The state of the league's last run started by this server (admin only)."""
+    with _store(request)() as session:
+        get_league(session, name)
+    run = runs_of(request).get(name)
+    if run is None:
+        raise HTTPException(404, f"no run of league {name} since the server started")
+    return run.state()
+
+
+def _default_order(sort: str) -> Order:
+    return next(o for key, _, _, o in COLUMNS if key == sort)
+
+
+# -- the pages ------------------------------------------------------------------------------------
+@router.get("/leagues", include_in_schema=False)
+def leagues_page(request: Request, account: Viewer) -> Response:
+    from .app import render
+
+    return render(request, "leagues.html", {"leagues": all_leagues(_store(request)), "games": sorted(GAMES),
+                                            "failure_policies": FAILURE_POLICIES})
+
+
+@router.get("/leagues/{name}", include_in_schema=False)
+def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey = "rank",
+                     order: Order | None = None) -> Response:
+    from .app import render
+
+    order = order or _default_order(sort)
+    templates = request.app.state.templates
+
+    def table(data: Leaderboard) -> tuple[LeagueOut, Markup]:
+        bars = interval_bars((r.bot_id, r.mu, r.sigma) for r in data.rows)
+        html = templates.get_template("leaderboard_table.html").render(
+            board=data, columns=COLUMNS, bars=bars, new_days=NEW_DAYS)
+        return data.league, Markup(html)
+
+    league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)
+    run = runs_of(request).get(name) if account is not None and account.is_admin else None
+    return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
+                                                "max_jobs": MAX_JOBS})
+
+
+def _settings_lines(text: str) -> dict[str, str]:
+    """``KEY=VALUE`` a line (or separated by commas) -> a dict; the engine converts the values."""
+    out = {}
+    for item in re.split(r"[\n,]", text):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise HTTPException(400, f"a setting is KEY=VALUE, not {item.strip()!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@router.post("/leagues", include_in_schema=False)
+def create_form(request: Request, account: Admin, csrf: Annotated[str, Form()] = "",
+                name: Annotated[str, Form()] = "", game: Annotated[str, Form()] = "",
+                players: Annotated[int, Form()] = 0, settings: Annotated[str, Form()] = "",
+                deals: Annotated[int, Form()] = 1, decision_ms: Annotated[int, Form()] = 1000,
+                bank_ms: Annotated[int, Form()] = 10_000, failures: Annotated[str, Form()] = "last") -> Response:
+    check_csrf(account, csrf)
+    try:
+        body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
+                            decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise HTTPException(400, _first_problem(exc)) from None
+    created = _create(request, body)
+    return RedirectResponse(f"/leagues/{quote(created.name)}", status_code=303)
+
+
+@router.post("/leagues/{name}/run", include_in_schema=False)
+def run_form(request: Request, account: Admin, name: str, csrf: Annotated[str, Form()] = "",
+             rounds: Annotated[int, Form()] = 1, jobs: Annotated[int, Form()] = 1) -> Response:
+    check_csrf(account, csrf)
+    try:
+        body = RunRequest(rounds=rounds, jobs=jobs)
+    except ValueError as exc:
+        raise HTTPException(400, _first_problem(exc)) from None
+    runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request))
+    return RedirectResponse(f"/leagues/{quote(name, safe='')}#run", status_code=303)
+
+
+def _first_problem(exc: ValueError) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        return "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors())
+    return str(exc)
