@@ -145,5 +145,5 @@ def test_only_the_owner_retires_a_bot_and_an_admin_the_operators(store, abc):
     again = retire_bot(store, owned, alice).retired_at  # read back: SQLite's times have no zone
     assert first is not None and again.replace(tzinfo=None) == first.replace(tzinfo=None)
     assert retire_bot(store, a, root).retired_at is not None
-    with pytest.raises(LeagueError, match="no bot 999"):
+    with pytest.raises(LeagueError, match="no bot with id 999"):
         retire_bot(store, 999, root)
