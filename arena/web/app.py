@@ -12,8 +12,10 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..league import LeagueError, NotAllowed
 from ..store import Store
@@ -60,14 +62,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next):
-        response = await call_next(request)
-        response.headers.update(HEADERS)
-        if request.url.path.startswith(API) or request.url.path.startswith("/static"):
-            return response
-        response.headers.setdefault("cache-control", "no-store")  # pages may hold a seat's cards
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(NotSignedIn)
     async def not_signed_in(request: Request, _exc: NotSignedIn) -> Response:
@@ -105,6 +100,32 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     for module in (auth, leagues, bots, games, submissions):
         app.include_router(module.router)
     return app
+
+
+class SecurityHeaders:
+    """Adds :data:`HEADERS` to every answer, and ``cache-control: no-store`` to pages that set
+    none (a page may hold a seat's cards). A plain ASGI middleware: Starlette's
+    ``@app.middleware("http")`` wraps each request in a task and a stream, which costs about as
+    much as a small endpoint."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        page = not scope["path"].startswith((API, "/static"))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers[name] = value
+                if page and "cache-control" not in headers:
+                    headers["cache-control"] = "no-store"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def is_api(request: Request) -> bool:
