@@ -1,11 +1,15 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # The test process is a referee, and referee turns gRPC's fork handlers off before anything imports
 # grpc (test modules import the Python kit, which does). With them on, a bot forked while another
 # thread is in gRPC can die of SIGSEGV before its exec.
 import referee  # noqa: F401
+
+# before any test package imports it (tests/web uses it too): its checks explain their failures
+pytest.register_assert_rewrite("tests.league.helpers")
 
 # "ci" (the default) plays thousands of games per engine; "dev" is a quick pass.
 settings.register_profile(

@@ -68,7 +68,8 @@ def rating_chart(points: Sequence[Point], *, width: int = 720, height: int = 260
 
     n = len(points)
     x_lo, x_hi = 1.0, float(max(n, 2))
-    x_ticks = [t for t in nice_ticks(x_lo, x_hi, 6) if x_lo <= t <= x_hi] or [x_lo]
+    # games are whole: no tick between two of them
+    x_ticks = [t for t in nice_ticks(x_lo, x_hi, 6) if x_lo <= t <= x_hi and t == int(t)] or [x_lo]
     lows = [p.mu - 3 * p.sigma for p in points]
     highs = [p.mu + 3 * p.sigma for p in points]
     y_ticks = nice_ticks(min(lows), max(highs), 5)

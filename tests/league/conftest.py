@@ -15,7 +15,6 @@ from ..docker_fixtures import (  # noqa: F401 - fixtures
     test_bot_images,
 )
 
-pytest.register_assert_rewrite("tests.league.helpers")  # its checks explain their failures too
 
 
 @pytest.fixture
