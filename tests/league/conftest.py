@@ -16,7 +16,6 @@ from ..docker_fixtures import (  # noqa: F401 - fixtures
 )
 
 
-
 @pytest.fixture
 def db_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path}/arena.db"
