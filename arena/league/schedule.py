@@ -25,6 +25,7 @@ from typing import Any
 from referee.spec import derive_secret
 
 FAILURE_POLICIES = ("last", "exclude")
+FORMATS = ("round-robin", "ladder")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,12 +39,17 @@ class ScheduleOptions:
     """How a game with a failed seat counts in the ratings: ``last`` (the failed seat
     ranks last, as the referee ranked it, and the game is rated like any other) or
     ``exclude`` (games in which any seat failed are not rated at all)."""
+    format: str = "round-robin"
+    """``round-robin`` (``arena league run``: every table, round by round) or ``ladder``
+    (``arena ladder run``: without end, each table picked by matchmaking.py)."""
 
     def __post_init__(self) -> None:
         if self.deals < 1:
             raise ValueError(f"deals must be at least 1, got {self.deals}")
         if self.failures not in FAILURE_POLICIES:
             raise ValueError(f"failures must be one of {', '.join(FAILURE_POLICIES)}, got {self.failures!r}")
+        if self.format not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScheduleOptions:

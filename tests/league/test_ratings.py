@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from arena.league.ratings import ENV, RatedGame, rate
@@ -44,3 +46,24 @@ def test_lopsided_updates_do_not_overflow():
     many = [RatedGame(i, [1, 2], [1, 2], ["", ""]) for i in range(300)]
     ratings = rate(many)
     assert ratings[1].mu > ratings[2].mu
+
+
+def test_rating_in_two_steps_equals_rating_at_once():
+    # a ladder adds each match's games to the ratings it has: that must equal a rebuild
+    all_games = [RatedGame(i, [1 + i % 3, 2 + i % 2, 4], [1 + (i % 2), 2 - (i % 2), 3], ["", "", ""])
+                 for i in range(12)]
+    once, history_once = {}, []
+    once = rate(all_games, history=history_once)
+    history_steps: list = []
+    first = rate(all_games[:5], history=history_steps)
+    both = rate(all_games[5:], history=history_steps, start=first, first_seq=5)
+    assert both == once and history_steps == history_once
+
+
+def test_extreme_updates_fall_back_to_the_precise_backend():
+    # a mu 200 apart with a tiny sigma: floats lose the tail that mpmath keeps
+    from arena.league.ratings import BotRating
+    start = {1: BotRating(250.0, 0.05, 10), 2: BotRating(-250.0, 0.05, 10)}
+    after = rate([RatedGame(0, [1, 2], [2, 1], ["", ""])], start=start)  # the upset
+    assert all(map(math.isfinite, (after[1].mu, after[1].sigma, after[2].mu, after[2].sigma)))
+    assert after[1].mu < 250.0 < after[2].mu + 500.0
