@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .ratings import ENV
@@ -32,8 +32,12 @@ class Candidate:
     games: int
 
 
-def pick_table(candidates: Sequence[Candidate], players: int, rng: random.Random) -> tuple[int, ...]:
-    """The bot ids of the next table (sorted), from at least ``players`` candidates."""
+def pick_table(candidates: Sequence[Candidate], players: int, rng: random.Random,
+               exclude: Collection[tuple[int, ...]] = ()) -> tuple[int, ...]:
+    """The bot ids of the next table (sorted), from at least ``players`` candidates.
+
+    ``exclude``: tables not to pick (those being played: their results are not in the
+    ratings yet), unless every table sampled is one of them."""
     if len(candidates) < players:
         raise ValueError(f"{len(candidates)} candidate(s) for a table of {players}")
     pool = sorted(candidates, key=lambda c: c.bot_id)
@@ -47,7 +51,7 @@ def pick_table(candidates: Sequence[Candidate], players: int, rng: random.Random
         if key in seen:
             continue
         seen.add(key)
-        score = table_score(table)
+        score = table_score(table) * (1e-9 if key in exclude else 1.0)
         if best is None or score > best[0]:
             best = (score, key)
     assert best is not None
