@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup docker postgres protoc browser wheels images test lint demo serve bench protos clean
+.PHONY: setup docker postgres protoc browser wheels images test thorough lint demo serve bench protos clean
 
 setup: $(STAMP)
 
@@ -48,6 +48,11 @@ images: setup docker
 ## and a browser)
 test: setup lint images postgres protoc browser
 	$(BIN)/python -m pytest
+
+## thorough: the engines' property tests with 5,000 fresh random games per game and player count
+## (about 25 minutes; the test suite plays the same 300 each run)
+thorough: setup
+	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -q tests/games/test_properties.py
 
 lint: setup
 	$(BIN)/ruff check .

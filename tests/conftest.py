@@ -11,9 +11,14 @@ import referee  # noqa: F401
 # before any test package imports it (tests/web uses it too): its checks explain their failures
 pytest.register_assert_rewrite("tests.league.helpers")
 
-# "ci" (the default) plays thousands of games per engine; "dev" is a quick pass.
+# "ci" (the default): 300 derandomized games per engine and player count in test_properties (4,500 in
+# all, the same every run); "thorough" (`make thorough`): 5,000 fresh ones each, for engine work;
+# "dev" is a quick pass.
 settings.register_profile(
-    "ci", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+    "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.register_profile(
+    "thorough", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
