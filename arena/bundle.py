@@ -159,9 +159,11 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
     try:
         files: dict[str, str] = {}
 
-        def put(rel: str, data: bytes) -> None:
+        def put(rel: str, data: bytes, gz: bool = False) -> None:
             if league_secret.encode() in data.lower():  # never, by construction; checked anyway
                 raise BundleError(f"{rel} would hold the league's secret")
+            if gz:  # a view repeats from step to step: a fiftieth of the size, gzipped
+                data = gzip.compress(data, mtime=0)
             (tmp / rel).parent.mkdir(exist_ok=True)
             (tmp / rel).write_bytes(data)
             files[rel] = hashlib.sha256(data).hexdigest()
@@ -183,8 +185,8 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
             views = []
             for seat in range(k):
                 view = f"views/game-{index:03d}-seat-{seat}.json.gz"
-                try:  # a view repeats from step to step: a fiftieth of the size, gzipped
-                    put(view, gzip.compress(rebuild(record, seat).json(), mtime=0))
+                try:
+                    put(view, rebuild(record, seat).json(), gz=True)
                 except (RecordError, ValueError) as exc:
                     raise BundleError(f"the record {path} does not replay: {exc}") from None
                 views.append(view)
@@ -221,8 +223,8 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
 
 
 def _stored_spec(record_dir: Path, match_id: int) -> MatchSpec:
-    """The spec the referee ran: ``result.json``'s (``spec.json``'s, from a referee that did not
-    finish writing it)."""
+    """The spec the referee ran: ``result.json``'s (else ``spec.json``, which ``launch`` wrote:
+    the same)."""
     for name, key in (("result.json", "spec"), ("spec.json", None)):
         try:
             data = json.loads((record_dir / name).read_text())
