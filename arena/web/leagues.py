@@ -108,6 +108,8 @@ class CreateLeague(BaseModel):
     decision_ms: int = Field(1000, ge=1, le=600_000)
     bank_ms: int = Field(10_000, ge=0, le=3_600_000)
     failures: Literal["last", "exclude"] = "last"
+    format: Literal["round-robin", "ladder"] = Field("round-robin", description="a ladder plays without end, "
+                                                     "each table picked by matchmaking (docs/leagues.md)")
 
 
 class RunRequest(BaseModel):
@@ -313,7 +315,7 @@ def _create(request: Request, body: CreateLeague) -> LeagueOut:
         if session.scalar(select(League.id).where(League.name == body.name)) is not None:
             raise HTTPException(409, f"a league named {body.name!r} exists already")
     options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
-                              failures=body.failures)
+                              failures=body.failures, format=body.format)
     try:
         create_league(store, body.name, body.game, body.players, dict(body.settings), options)
     except LeagueError as exc:  # bad settings or player count: never a 404, whatever the words
