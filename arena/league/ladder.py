@@ -149,13 +149,9 @@ class _Ladder:
 
     def _load(self) -> None:
         """The ratings, the games stored, and the cycles: incomplete ones are queued."""
-        league_id = self.league.id
+        self._load_ratings()
         with self.store() as session:
-            self.ratings = {r.bot_id: BotRating(r.mu, r.sigma, r.games)
-                            for r in session.scalars(select(Rating).where(Rating.league_id == league_id))}
-            self.status.games = session.scalar(select(func.count(Game.id)).join(Match)
-                                               .where(Match.league_id == league_id))
-            stored = session.execute(select(Match.round, Match.table).where(Match.league_id == league_id)).all()
+            stored = session.execute(select(Match.round, Match.table).where(Match.league_id == self.league.id)).all()
         rounds: dict[tuple[int, str], set[int]] = {}
         for rnd, table in stored:
             rounds.setdefault((rnd // self.k, table), set()).add(rnd)
@@ -309,6 +305,7 @@ class _Ladder:
         return {b: after[b] for b in table if b in after}, total
 
     def _load_ratings(self) -> None:
+        """The ratings as stored, and the games they account for."""
         with self.store() as session:
             self.ratings = {r.bot_id: BotRating(r.mu, r.sigma, r.games)
                             for r in session.scalars(select(Rating).where(Rating.league_id == self.league.id))}
