@@ -130,6 +130,7 @@ class _Ladder:
         self.queue: deque[Slot] = deque()  # matches of cycles picked, to play first
         self.in_flight: dict[tuple[int, str], Slot] = {}
         self.stored_in_cycle: dict[tuple[int, str], int] = {}  # (cycle, table) -> matches stored
+        self.abandoned: set[tuple[int, str]] = set()  # (cycle, table) of retired bots: not completed
         self.status = LadderStatus(games=0, cycles=0, open_cycles=0, in_flight=0)
         self._load()
         self.referee_failures_in_row = 0
@@ -205,7 +206,8 @@ class _Ladder:
         retired = {(s.cycle, s.key) for s in self.queue if not all(b in entrants for b in s.table)}
         if retired:  # a bot of these cycles was retired: they are not completed
             self.queue = deque(s for s in self.queue if (s.cycle, s.key) not in retired)
-            self.status.abandoned += len(retired)
+            self.abandoned |= retired
+            self.status.abandoned = len(self.abandoned)
             for key in retired:
                 self.stored_in_cycle.pop(key, None)
             self._count_cycles()
