@@ -1,4 +1,4 @@
-"""``arena league``: create a league, enter bots, run its round robin."""
+"""``arena league``: create a league, enter bots, run its round robin (a ladder: ``ladder.py``)."""
 
 from __future__ import annotations
 
@@ -19,31 +19,50 @@ def league() -> None:
     """Leagues: one game, one player count, its settings, and the bots entered."""
 
 
-@league.command()
-@click.argument("name")
-@click.option("--game", required=True, type=GAME)
-@click.option("--players", required=True, type=int, help="Players per table.")
-@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting of the game.")
-@click.option("--deals", default=1, show_default=True,
-              help="Games per match = DEALS x players; each deal is played in every rotation over a cycle of "
-                   "players rounds.")
-@click.option("--decision-ms", default=1000, show_default=True)
-@click.option("--bank-ms", default=10_000, show_default=True)
-@click.option("--failures", type=click.Choice(FAILURE_POLICIES), default="last", show_default=True,
-              help="last: a failed seat ranks last and the game is rated; exclude: games with a failure "
-                   "are not rated.")
-@with_store()
-@user_errors
-def create(name: str, game: str, players: int, overrides: tuple[str, ...], deals: int, decision_ms: int,
-           bank_ms: int, failures: str, store) -> None:
-    """Create the league NAME, with a fresh secret from which its deals are drawn."""
+def create_options(command):
+    """The options of ``arena league create`` and ``arena ladder create``: NAME, the game, the
+    players per table, its settings, and the schedule's (see :class:`ScheduleOptions`)."""
+    for decorate in reversed([
+        click.argument("name"),
+        click.option("--game", required=True, type=GAME),
+        click.option("--players", required=True, type=int, help="Players per table."),
+        click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting of the game."),
+        click.option("--deals", default=1, show_default=True,
+                     help="Games per match = DEALS x players; each deal is played in every rotation over a cycle "
+                          "of players matches."),
+        click.option("--decision-ms", default=1000, show_default=True),
+        click.option("--bank-ms", default=10_000, show_default=True),
+        click.option("--failures", type=click.Choice(FAILURE_POLICIES), default="last", show_default=True,
+                     help="last: a failed seat ranks last and the game is rated; exclude: games with a failure "
+                          "are not rated."),
+    ]):
+        command = decorate(command)
+    return command
+
+
+def create_from_options(store, format: str, name: str, game: str, players: int, overrides: tuple[str, ...],
+                        deals: int, decision_ms: int, bank_ms: int, failures: str) -> ScheduleOptions:
+    """Creates the league of :func:`create_options`' values, in ``format``; its options."""
     try:
-        options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)
+        options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, failures=failures,
+                                  format=format)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-    created = create_league(store, name, game, players, parse_settings(overrides), options)
-    click.echo(f"league {created.name}: {game}, {players} per table, {games_per_match(players, options)} games "
-               f"per match; the luck of the deal cancels over each cycle of {players} rounds")
+    create_league(store, name, game, players, parse_settings(overrides), options)
+    return options
+
+
+@league.command()
+@create_options
+@with_store()
+@user_errors
+def create(store, name: str, **values) -> None:
+    """Create the league NAME, a round robin, with a fresh secret from which its deals are drawn."""
+    options = create_from_options(store, "round-robin", name, **values)
+    players = values["players"]
+    click.echo(f"league {printable(name)}: {values['game']}, {players} per table, "
+               f"{games_per_match(players, options)} games per match; the luck of the deal cancels over each "
+               f"cycle of {players} rounds")
 
 
 @league.command()
@@ -63,7 +82,8 @@ def list_leagues(store) -> None:
     """Every league, with its entrants."""
     for lg in all_leagues(store):
         bots = ", ".join(map(printable, lg.entrants)) or "no entrants"
-        click.echo(f"{printable(lg.name)}: {lg.game}, {lg.players} per table; {bots}")
+        kind = " (ladder)" if lg.format == "ladder" else ""
+        click.echo(f"{printable(lg.name)}{kind}: {lg.game}, {lg.players} per table; {bots}")
 
 
 @league.command()

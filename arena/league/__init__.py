@@ -144,12 +144,14 @@ class LeagueSummary:
     game: str
     players: int
     entrants: list[str]  # name@version of each bot entered
+    format: str = "round-robin"  # or "ladder": see ScheduleOptions.format
 
 
 def all_leagues(store: Store) -> list[LeagueSummary]:
     """Every league, by name, with its entrants."""
     with store() as session:
-        return [LeagueSummary(lg.name, lg.game, lg.players, [e.bot.label for e in lg.entries])
+        return [LeagueSummary(lg.name, lg.game, lg.players, [e.bot.label for e in lg.entries],
+                              ScheduleOptions.from_dict(lg.schedule).format)
                 for lg in session.scalars(select(League).order_by(League.name))]
 
 

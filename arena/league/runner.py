@@ -11,19 +11,23 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from referee import MatchResult
 from referee.spec import BotSpec, MatchSpec, TimeControl
+from referee.textlog import printable
 
-from ..store import Bot, Game, Match, Store
+from ..store import Bot, Game, League, Match, Store
 from . import LeagueError, get_league, live
 from .executor import MatchJob, run_jobs
 from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 from .standings import rebuild_ratings
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -49,24 +53,17 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     start = time.monotonic()
     with store() as session:
         league = get_league(session, name)
-        # a retired bot plays no new match; its stored games and ratings stay
-        entrants = {e.bot.id: e.bot for e in league.entries if e.bot.retired_at is None}
-        if len(entrants) < league.players:
-            retired = len(league.entries) - len(entrants)
-            raise LeagueError(f"league {name} has {len(entrants)} entrant(s)"
-                              + (f" not retired ({retired} retired)" if retired else "")
-                              + f"; {league.game} needs {league.players} per table")
         options = ScheduleOptions.from_dict(league.schedule)
+        if options.format == "ladder":
+            raise LeagueError(f"{printable(name)} is a ladder: run it with `arena ladder run {printable(name)}`")
+        entrants = playing(league)
         done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league.id))}
-        league_id, game, players, settings, secret = (league.id, league.game, league.players, league.settings,
-                                                      league.secret)
+        league_id, players = league.id, league.players
     slots = schedule(list(entrants), players, rounds)
     todo = [s for s in slots if (s.round, s.key) not in done]
     if on_start:
         on_start(len(todo) * games_per_match(players, options))
-    jobs_list = [MatchJob(slot=s, spec=match_spec(name, game, settings, secret, s, entrants, options),
-                          out_dir=runs_dir / name / f"r{s.round}-{s.key.replace(',', '-')}" / _attempt())
-                 for s in todo]
+    jobs_list = [match_job(name, league, s, entrants, options, runs_dir) for s in todo]
     games_run = failures = 0
     timings = dict.fromkeys(("referee", "match", "startup", "round_trips", "engine", "store", "ratings"), 0.0)
     # the matches being played, for the web server (live.py): a row as each referee starts,
@@ -82,7 +79,7 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     try:
         for job, result in run_jobs(jobs_list, jobs, started, ended):
             t_store = time.perf_counter()
-            stored = _store_match(store, league_id, job, result)
+            stored = store_match(store, league_id, job, result) is not None
             timings["store"] += time.perf_counter() - t_store
             timings["referee"] += result.seconds
             match_timings = result.data.get("timings", {})
@@ -101,6 +98,26 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     rebuild_ratings(store, name)
     timings["ratings"] = time.perf_counter() - t_ratings
     return RunSummary(len(todo), games_run, failures, len(slots) - len(todo), time.monotonic() - start, timings)
+
+
+def playing(league: League) -> dict[int, Bot]:
+    """The league's entrants that play new matches, by bot id: a retired bot plays no new
+    match (its stored games and ratings stay). Refuses a league with fewer than a table."""
+    entrants = {e.bot.id: e.bot for e in league.entries if e.bot.retired_at is None}
+    if len(entrants) < league.players:
+        retired = len(league.entries) - len(entrants)
+        raise LeagueError(f"league {printable(league.name)} has {len(entrants)} entrant(s)"
+                          + (f" not retired ({retired} retired)" if retired else "")
+                          + f"; {league.game} needs {league.players} per table")
+    return entrants
+
+
+def match_job(name: str, league: League, slot: Slot, entrants: dict[int, Bot], options: ScheduleOptions,
+              runs_dir: Path) -> MatchJob:
+    """The job that plays ``slot``, its records in a fresh folder under ``runs_dir/name``."""
+    return MatchJob(slot=slot, spec=match_spec(name, league.game, league.settings, league.secret, slot, entrants,
+                                               options),
+                    out_dir=runs_dir / name / f"r{slot.round}-{slot.key.replace(',', '-')}" / _attempt())
 
 
 def _attempt() -> str:
@@ -129,22 +146,31 @@ def match_spec(league: str, game: str, settings: dict[str, Any], league_secret: 
     )
 
 
-def _store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult) -> bool:
-    """Stores a finished match and its games atomically; False if it was stored already."""
+def store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult,
+                also: Callable[[Session, Match, list[Game]], T] | None = None) -> T | bool | None:
+    """Stores a finished match and its games atomically, and what ``also(session, match, games)``
+    writes in the same transaction (it is called once they are flushed: they have ids). Returns
+    what ``also`` returned (True without it); None if the match was stored already."""
     table = list(job.slot.table)
     try:
         with store() as session, session.begin():
+            if also is not None and session.bind.dialect.name == "postgresql":
+                # what ``also`` reads must not change before this commits: one writer per league
+                session.execute(select(League.id).where(League.id == league_id).with_for_update())
             match = Match(league_id=league_id, round=job.slot.round, table=job.slot.key, bots=table,
                           record_dir=str(job.out_dir), restarts=[t["restarts"] for t in result.totals],
                           started_at=result.started_at)
             session.add(match)
             session.flush()
-            for g in result.games:
-                session.add(Game(match_id=match.id, index=g["index"], seed=str(g["seed"]), deal=g["deal"],
-                                 seats=[table[b] for b in g["bots"]], scores=g["scores"], ranks=g["ranks"],
-                                 failures=g["failures"], record_path=str(job.out_dir / g["record"])))
+            games = [Game(match_id=match.id, index=g["index"], seed=str(g["seed"]), deal=g["deal"],
+                          seats=[table[b] for b in g["bots"]], scores=g["scores"], ranks=g["ranks"],
+                          failures=g["failures"], record_path=str(job.out_dir / g["record"])) for g in result.games]
+            session.add_all(games)
             session.execute(live.mine(league_id, job.slot.round, job.slot.key))  # played: no longer live
+            if also is None:
+                return True
+            session.flush()
+            return also(session, match, games)
     except IntegrityError:
         live.ended(store, league_id, job.slot.round, job.slot.key)
-        return False  # another runner stored this match first
-    return True
+        return None  # another runner stored this match first

@@ -19,7 +19,12 @@ from .stats import BotTotals, league_games
 
 
 def rated_games(session: Any, league_id: int) -> list[Game]:
-    """The league's games in rating order: (round, schedule order of the table, game index)."""
+    """The league's games in rating order: a round robin's (round, schedule order of the table,
+    game index); a ladder's the order its matches were stored (match id, game index), in which
+    its runner added them to the ratings (``ladder.py``)."""
+    if ScheduleOptions.from_dict(session.get(League, league_id).schedule).format == "ladder":
+        return list(session.scalars(select(Game).join(Match).where(Match.league_id == league_id)
+                                    .order_by(Match.id, Game.index)))
     rows = session.execute(
         select(Game, Match.round, Match.table).join(Match).where(Match.league_id == league_id)
     ).all()

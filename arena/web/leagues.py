@@ -1,7 +1,8 @@
 """Leagues and their leaderboards, and the admin's league commands (create, run).
 
 A run started from the server plays in a thread of the server process (``run_league``, its
-records under ``WebSettings.runs_dir / "leagues"``), one run per league at a time; the server
+records under ``WebSettings.runs_dir / "leagues"``; for a ladder ``run_ladder``, its ROUNDS
+more matches in whole cycles), one run per league at a time; the server
 keeps each league's last run's state (running, finished, failed) until it stops. A server
 stopped mid-run loses only the matches being played: running the league again resumes it.
 """
@@ -23,15 +24,16 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import AfterValidator, BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from referee.games import GAMES
 
 from ..league import LeagueError, create_league, get_league
+from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
-from ..league.schedule import FAILURE_POLICIES, ScheduleOptions
+from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from ..league.standings import NEW_DAYS, Standings, standings
-from ..store import League, Store
+from ..store import Game, League, Match, Store
 from ..store.models import now
 from .auth import Admin, Viewer, check_csrf
 from .charts import interval_bars
@@ -106,10 +108,13 @@ class CreateLeague(BaseModel):
     decision_ms: int = Field(1000, ge=1, le=600_000)
     bank_ms: int = Field(10_000, ge=0, le=3_600_000)
     failures: Literal["last", "exclude"] = "last"
+    format: Literal["round-robin", "ladder"] = Field("round-robin", description="a ladder plays without end, "
+                                                     "each table picked by matchmaking (docs/leagues.md)")
 
 
 class RunRequest(BaseModel):
-    rounds: int = Field(1, ge=1, le=MAX_ROUNDS, description="play every round up to this many")
+    rounds: int = Field(1, ge=1, le=MAX_ROUNDS, description="play every round up to this many; a ladder: this "
+                                                             "many more matches, in whole cycles")
     jobs: int = Field(1, ge=1, le=MAX_JOBS, description="matches played at once")
 
 
@@ -262,8 +267,20 @@ class Runs:
             run.games_played += games
             run.seat_failures = failures
 
+        def ladder_progress(status: LadderStatus) -> None:
+            run.games_played, run.seat_failures = status.games_run, status.failures
+
         try:
-            run_league(store, run.league, run.rounds, run.jobs, runs_dir, progress=progress, on_start=started)
+            with store() as session:
+                league = get_league(session, run.league)
+                options, k = ScheduleOptions.from_dict(league.schedule), league.players
+                stored = session.scalar(select(func.count(Game.id)).join(Match).where(Match.league_id == league.id))
+            if options.format == "ladder":  # a ladder's round is one match: ROUNDS more, in whole cycles of k
+                run.games_total = -(-run.rounds // k) * k * games_per_match(k, options)
+                run_ladder(store, run.league, run.jobs, runs_dir, until=stored + run.games_total,
+                           progress=ladder_progress)
+            else:
+                run_league(store, run.league, run.rounds, run.jobs, runs_dir, progress=progress, on_start=started)
             run.status = "finished"
         except Exception as exc:  # noqa: BLE001 - the run's state says why; the server goes on
             if not isinstance(exc, LeagueError):
@@ -298,7 +315,7 @@ def _create(request: Request, body: CreateLeague) -> LeagueOut:
         if session.scalar(select(League.id).where(League.name == body.name)) is not None:
             raise HTTPException(409, f"a league named {body.name!r} exists already")
     options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
-                              failures=body.failures)
+                              failures=body.failures, format=body.format)
     try:
         create_league(store, body.name, body.game, body.players, dict(body.settings), options)
     except LeagueError as exc:  # bad settings or player count: never a 404, whatever the words

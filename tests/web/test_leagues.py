@@ -190,3 +190,25 @@ def test_an_admin_creates_and_runs_a_league_over_the_api(league_site):
         assert 'id="run-state" data-status="finished"' in page
     records = list((league_site.runs_dir / "leagues" / "served").rglob("game-*.jsonl"))
     assert len(records) == 3  # under the server's runs folder
+
+
+def test_an_admin_creates_and_runs_a_ladder_in_whole_cycles(league_site):
+    """A ladder over the API: a run plays `rounds` more matches, in whole cycles (two a table:
+    rounds 1 is one cycle of two matches of two games)."""
+    with league_site.client("admin") as admin:
+        reply = admin.post("/api/v1/leagues", json={"name": "served-ladder", "game": "boss", "players": 2,
+                                                    "format": "ladder", "decision_ms": 2000})
+        assert reply.status_code == 201 and reply.json()["schedule"]["format"] == "ladder", reply.text
+        for bot in ("random", "first-legal"):
+            join_league(league_site.store, "served-ladder", bot)
+        started = admin.post("/api/v1/leagues/served-ladder/run", json={"rounds": 1, "jobs": 2})
+        assert started.status_code == 202, started.text
+        deadline = time.monotonic() + 240
+        while (state := admin.get("/api/v1/leagues/served-ladder/run").json())["status"] == "running":
+            assert time.monotonic() < deadline, state
+            time.sleep(0.5)
+        assert (state["status"], state["games_total"], state["games_played"], state["error"]) == \
+            ("finished", 4, 4, ""), state
+        board = admin.get("/api/v1/leagues/served-ladder/leaderboard").json()
+        assert board["league"]["games"] == 4 and [r["games"] for r in board["rows"]] == [4, 4]
+        assert "this many more matches of the ladder" in admin.get("/leagues/served-ladder").text
