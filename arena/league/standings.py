@@ -74,6 +74,15 @@ class Standings:
     version: str  # changes whenever the rows may have: for caches of what is drawn from them
     odds: RankOdds | None = field(default=None, compare=False)  # the rows' drawn ranks: P(top k) for any k
 
+    def rows_for(self, top: int = TOP_K) -> list[dict[str, Any]]:
+        """Copies of the rows, with P(top ``top``) (see :func:`leaderboard`)."""
+        rows = [dict(row) for row in self.rows]
+        if self.odds is not None and rows and min(top, len(rows)) != rows[0]["top_k"]:
+            for row in rows:
+                odds = self.odds.of(row["bot_id"], top)
+                row["p_top"], row["top_k"] = odds["p_top"], odds["top_k"]
+        return rows
+
 
 def standings(store: Store, name: str) -> Standings:
     """League ``name`` and its leaderboard, kept in memory and read again only when the league's
@@ -112,13 +121,7 @@ def leaderboard(store: Store, name: str, top: int = TOP_K) -> list[dict[str, Any
     :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match).
     Games, wins, average score and failure rate count every stored game; mu and sigma are of the
     last :func:`rebuild_ratings`."""
-    now = standings(store, name)
-    rows = [dict(row) for row in now.rows]
-    if now.odds is not None and rows and top != rows[0]["top_k"]:
-        for row in rows:
-            odds = now.odds.of(row["bot_id"], top)
-            row["p_top"], row["top_k"] = odds["p_top"], odds["top_k"]
-    return rows
+    return standings(store, name).rows_for(top)
 
 
 def _fingerprint(connection: Any, name: str) -> str:
