@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import bot, demo, doctor, images, league, match, play, ratings, replay, serve, show, user
+from . import bot, compare, demo, doctor, images, league, match, play, ratings, replay, serve, show, user
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,3 +26,4 @@ main.add_command(show.show)
 main.add_command(demo.demo)
 main.add_command(serve.serve)
 main.add_command(user.user)
+main.add_command(compare.compare)
