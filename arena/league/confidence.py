@@ -14,7 +14,7 @@ means that more games could still move it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,11 +32,15 @@ class RankOdds:
     bots: tuple[int, ...]
     cumulative: np.ndarray
     samples: int
+    index: dict[int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", {bot: i for i, bot in enumerate(self.bots)})
 
     def of(self, bot: int, top: int = TOP_K) -> dict[str, float | int]:
         """``p_first``, ``p_top`` (P(rank <= ``top``), ``top`` capped at the number of bots),
         ``top_k`` (that cap) and the rank interval ``rank_low``..``rank_high``."""
-        row = self.cumulative[self.bots.index(bot)]
+        row = self.cumulative[self.index[bot]]
         k = max(1, min(top, len(self.bots)))
         tail = (1 - LEVEL) / 2 * self.samples
         return {"p_first": round(float(row[0]) / self.samples, 4),
