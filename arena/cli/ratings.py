@@ -61,6 +61,6 @@ def print_leaderboard(rows: list[dict]) -> None:
                    f"{r['mu']:>7.2f} {r['sigma']:>6.2f} {r['games']:>6} {r['wins']:>5} {r['average_score']:>10.1f} "
                    f"{100 * r['failure_rate']:>6.1f} {100 * r['p_first']:>6.1f}% {100 * r['p_top']:>8.1f}% "
                    f"{str(r['rank_low']) + '-' + str(r['rank_high']):>9}")
-    if rows:
+    if not all(r["settled"] for r in rows):
         click.echo(f"~ rank not settled: its {LEVEL:.0%} rank interval ({SAMPLES:,} draws from the rating posteriors) "
                    "is not its rank alone")
