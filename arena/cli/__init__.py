@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import bot, bundle, demo, doctor, images, ladder, league, match, play, ratings, replay, serve, show, user
+from . import bot, bundle, compare, demo, doctor, images, ladder, league, match, play, ratings, replay, serve, show, user
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,3 +28,4 @@ main.add_command(serve.serve)
 main.add_command(user.user)
 main.add_command(ladder.ladder)
 main.add_command(bundle.bundle)
+main.add_command(compare.compare)

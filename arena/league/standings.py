@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
 from . import get_league
+from .confidence import TOP_K, RankOdds, rank_odds
 from .ratings import ENV, RatedGame, rate
 from .schedule import ScheduleOptions
 from .stats import BotTotals, league_games
@@ -76,6 +77,16 @@ class Standings:
     created_at: datetime
     rows: tuple[dict[str, Any], ...]  # shared by every caller: never change them
     version: str  # changes whenever the rows may have: for caches of what is drawn from them
+    odds: RankOdds | None = field(default=None, compare=False)  # the rows' drawn ranks: P(top k) for any k
+
+    def rows_for(self, top: int = TOP_K) -> list[dict[str, Any]]:
+        """Copies of the rows, with P(top ``top``) (see :func:`leaderboard`)."""
+        rows = [dict(row) for row in self.rows]
+        if self.odds is not None and rows and min(top, len(rows)) != rows[0]["top_k"]:
+            for row in rows:
+                odds = self.odds.of(row["bot_id"], top)
+                row["p_top"], row["top_k"] = odds["p_top"], odds["top_k"]
+        return rows
 
 
 def standings(store: Store, name: str) -> Standings:
@@ -92,8 +103,9 @@ def standings(store: Store, name: str) -> Standings:
             print_ = _fingerprint(connection, name)
     with store() as session:
         league = get_league(session, name)
+    rows, odds = _rows(store, league.id)
     fresh = Standings(league.id, league.name, league.game, league.players, league.settings, league.schedule,
-                      league.created_at, tuple(_rows(store, league.id)), print_)
+                      league.created_at, tuple(rows), print_, odds)
     _standings.setdefault(store, {})[name] = fresh
     return fresh
 
@@ -101,15 +113,20 @@ def standings(store: Store, name: str) -> Standings:
 _standings: weakref.WeakKeyDictionary[Store, dict[str, Standings]] = weakref.WeakKeyDictionary()
 
 
-def leaderboard(store: Store, name: str) -> list[dict[str, Any]]:
+def leaderboard(store: Store, name: str, top: int = TOP_K) -> list[dict[str, Any]]:
     """One row per entrant, best conservative rating (mu - 3 sigma) first, with its rank; an
     entrant that has not played yet (entered since the league last ran) has the prior rating.
+
+    How sure the ranks are (:mod:`arena.league.confidence`, drawn from the rating posteriors):
+    ``p_first`` (P(rank 1)), ``p_top`` (P(rank <= ``top_k``), ``top`` capped at the entrants),
+    the 90% rank interval ``rank_low``..``rank_high``, and ``settled``: that interval is the
+    shown rank alone (in over 90% of the draws the bot takes exactly that rank).
 
     ``new`` marks the newest version of a bot name that has older versions in the league, for
     :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match).
     Games, wins, average score and failure rate count every stored game; mu and sigma are of the
     last :func:`rebuild_ratings`."""
-    return [dict(row) for row in standings(store, name).rows]
+    return standings(store, name).rows_for(top)
 
 
 def _fingerprint(connection: Any, name: str) -> str:
@@ -150,7 +167,7 @@ def _unrated(print_: str) -> bool:
     return fields[0] != "0" and fields[3] == "0"
 
 
-def _rows(store: Store, league_id: int) -> list[dict[str, Any]]:
+def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]:
     totals = league_games(store, league_id).totals
     with store() as session:
         entries = session.execute(
@@ -160,9 +177,10 @@ def _rows(store: Store, league_id: int) -> list[dict[str, Any]]:
             .where(Entry.league_id == league_id).order_by(Entry.bot_id)).all()
     prior = ENV.create_rating()
     newest = _new_versions([(joined, bot) for joined, bot, _ in entries])
-    rows = []
+    rows, posteriors = [], []
     for _, bot, rating in entries:
         mu, sigma = (rating.mu, rating.sigma) if rating else (prior.mu, prior.sigma)
+        posteriors.append((bot.id, mu, sigma))
         exposure = rating.exposure if rating else prior.mu - 3 * prior.sigma
         t = totals.get(bot.id) or BotTotals()
         rows.append({
@@ -174,9 +192,12 @@ def _rows(store: Store, league_id: int) -> list[dict[str, Any]]:
             "new": bot.id in newest, "retired": bot.retired_at is not None,
         })
     rows.sort(key=lambda r: (-r["exposure"], -r["mu"], r["bot"], r["version"]))
+    odds = rank_odds(posteriors)
     for i, row in enumerate(rows, 1):
         row["rank"] = i
-    return rows
+        row.update(odds.of(row["bot_id"]))
+        row["settled"] = row["rank_low"] == row["rank_high"] == i
+    return rows, odds
 
 
 def _new_versions(entries: list[tuple[datetime, Bot]]) -> set[int]:

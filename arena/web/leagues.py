@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import AfterValidator, BaseModel, Field
@@ -30,6 +30,7 @@ from referee.games import GAMES
 
 from ..league import LeagueError, create_league, get_league
 from ..league.ladder import LadderStatus, run_ladder
+from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from ..league.standings import NEW_DAYS, Standings, standings
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 # A league's name is part of URLs and of the folder its records go to: plain characters only.
 LEAGUE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 MAX_ROUNDS, MAX_JOBS = 1000, 16
+MAX_TOP = 10_000  # P(top k): any k (capped at the entrants); bounded, as it keys a cache
 
 
 # -- the answers ----------------------------------------------------------------------------------
@@ -82,10 +84,18 @@ class LeaderboardRow(BaseModel):
     new: bool = Field(description=f"the newest version of a name with older versions in the league, entered in "
                                   f"the last {NEW_DAYS} days")
     retired: bool = Field(description="retired: it plays no new match")
+    p_first: float = Field(description="P(rank 1): the share of draws from the rating posteriors in which it ranks "
+                                       "first")
+    p_top: float = Field(description="P(rank <= top_k), from the same draws")
+    top_k: int = Field(description="the k of p_top: the request's top (default 3), at most the entrants")
+    rank_low: int = Field(description="the 90% rank interval from the same draws: its best end")
+    rank_high: int = Field(description="the 90% rank interval's worst end")
+    settled: bool = Field(description="the 90% rank interval is the shown rank alone (it takes that rank in over "
+                                      "90% of the draws)")
 
 
 SortKey = Literal["rank", "bot", "version", "author", "language", "exposure", "mu", "sigma", "upper", "games",
-                  "wins", "failure_rate"]
+                  "wins", "failure_rate", "p_first", "p_top", "rank_high"]
 Order = Literal["asc", "desc"]
 
 
@@ -93,6 +103,7 @@ class Leaderboard(BaseModel):
     league: LeagueOut
     sort: SortKey
     order: Order
+    top_k: int = Field(description="the k of each row's p_top")
     rows: list[LeaderboardRow]
 
 
@@ -152,7 +163,8 @@ COLUMNS: list[tuple[str, str, str, Order]] = [
     ("author", "author", "text", "asc"), ("language", "language", "text", "asc"),
     ("exposure", "μ−3σ", "num", "desc"), ("mu", "μ", "num", "desc"), ("sigma", "σ", "num", "asc"),
     ("upper", "μ ± 3σ", "num", "desc"), ("games", "games", "num", "desc"), ("wins", "wins", "num", "desc"),
-    ("failure_rate", "failure rate", "num", "asc"),
+    ("failure_rate", "failure rate", "num", "asc"), ("p_first", "P(1st)", "num", "desc"),
+    ("p_top", "P(top k)", "num", "desc"), ("rank_high", "90% ranks", "num", "asc"),
 ]
 KIND = {key: kind for key, _, kind, _ in COLUMNS}
 
@@ -169,11 +181,13 @@ def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[st
     return sorted(by_rank, key=key, reverse=order == "desc")
 
 
-def board(store: Store, name: str, sort: str, order: str) -> tuple[Leaderboard, str]:
-    """The leaderboard, and the version of the standings it was drawn from."""
+def board(store: Store, name: str, sort: str, order: str, top: int = TOP_K) -> tuple[Leaderboard, str]:
+    """The leaderboard (P(top ``top``)), and the version of the standings it was drawn from."""
     now = standings(store, name)
-    rows = [LeaderboardRow(**r) for r in sort_rows(list(now.rows), sort, order)]
-    return Leaderboard(league=_summary(now), sort=sort, order=order, rows=rows), now.version
+    rows = [LeaderboardRow(**r) for r in sort_rows(now.rows_for(top) if top != TOP_K else list(now.rows), sort,
+                                                   order)]
+    top_k = rows[0].top_k if rows else top
+    return Leaderboard(league=_summary(now), sort=sort, order=order, top_k=top_k, rows=rows), now.version
 
 
 class Drawn:
@@ -187,18 +201,18 @@ class Drawn:
         self.items: OrderedDict[tuple, Any] = OrderedDict()
 
     def get(self, store: Store, name: str, sort: str, order: str, kind: str,
-            draw: Callable[[Leaderboard], Any]) -> Any:
+            draw: Callable[[Leaderboard], Any], top: int = TOP_K) -> Any:
         """What ``draw`` makes of the league's leaderboard as it is now."""
         version = standings(store, name).version
-        key = (name, version, sort, order, kind)
+        key = (name, version, sort, order, kind, top)
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
-        data, version = board(store, name, sort, order)
+        data, version = board(store, name, sort, order, top)
         drawn = draw(data)
         with self.lock:
-            self.items[(name, version, sort, order, kind)] = drawn
+            self.items[(name, version, sort, order, kind, top)] = drawn
             while len(self.items) > self.SIZE:
                 self.items.popitem(last=False)
         return drawn
@@ -331,10 +345,13 @@ def api_leagues(request: Request) -> list[LeagueOut]:
 
 
 @router.get("/api/v1/leagues/{name}/leaderboard", tags=["leagues"], response_model=Leaderboard)
-def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: Order | None = None) -> Response:
-    """The league's leaderboard, best mu - 3 sigma first, or sorted by any column."""
+def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: Order | None = None,
+                    top: Annotated[int, Query(ge=1, le=MAX_TOP, description="the k of P(top k)")] = TOP_K,
+                    ) -> Response:
+    """The league's leaderboard, best mu - 3 sigma first, or sorted by any column; with each
+    bot's P(rank 1), P(top k), 90% rank interval and whether its rank is settled."""
     body = drawn_of(request).get(_store(request), name, sort, order or _default_order(sort), "json",
-                                    lambda data: data.model_dump_json().encode())
+                                 lambda data: data.model_dump_json().encode(), top)
     return Response(body, media_type="application/json")
 
 
@@ -386,7 +403,7 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
     def table(data: Leaderboard) -> tuple[LeagueOut, Markup]:
         bars = interval_bars((r.bot_id, r.mu, r.sigma) for r in data.rows)
         html = templates.get_template("leaderboard_table.html").render(
-            board=data, columns=COLUMNS, bars=bars, new_days=NEW_DAYS)
+            board=data, columns=COLUMNS, bars=bars, new_days=NEW_DAYS, samples=SAMPLES, level=LEVEL)
         return data.league, Markup(html)
 
     league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)

@@ -4,12 +4,15 @@ kind of change (new games, a rebuild, a new entrant, a retirement)."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
+from click.testing import CliRunner
 from sqlalchemy import update
 
 from arena.accounts import Account
+from arena.cli import main as arena
 from arena.league import LeagueError, NotAllowed, retire_bot
 from arena.league.standings import leaderboard, rebuild_ratings, standings
 from arena.league.stats import (
@@ -147,3 +150,29 @@ def test_only_the_owner_retires_a_bot_and_an_admin_the_operators(store, abc):
     assert retire_bot(store, a, root).retired_at is not None
     with pytest.raises(LeagueError, match="no bot with id 999"):
         retire_bot(store, 999, root)
+
+
+def test_every_row_says_how_sure_its_rank_is_in_the_cli_and_its_json(store, db_url, abc):
+    """Far apart (A always first, C always last, 24 games) every rank is settled; three bots of
+    one game each (``abc``) are not. ``--top K`` changes P(top K) only, and the JSON is the rows."""
+    far = crafted_league(store, "far", ("X", "Y", "Z"), [([0, 1, 2], [1, 2, 3], ["", "", ""])] * 24)
+    rows = leaderboard(store, "far")
+    assert [r["bot_id"] for r in rows] == far and rows[0]["p_first"] >= 0.999 and rows[2]["p_first"] == 0
+    assert all(r["settled"] and r["rank_low"] == r["rank_high"] == r["rank"] for r in rows)
+    assert [r["top_k"] for r in rows] == [3, 3, 3] and all(r["p_top"] == 1.0 for r in rows)
+    close = leaderboard(store, "abc")
+    assert not any(r["settled"] for r in close) and sum(r["p_first"] for r in close) == pytest.approx(1, abs=1e-3)
+    assert all(r["p_top"] >= r["p_first"] for r in close)
+    runner = CliRunner()
+    table = runner.invoke(arena, ["leaderboard", "abc", "--top", "2", "--db", db_url]).output
+    lines = table.splitlines()
+    assert "P(1st)" in lines[0] and "P(top 2)" in lines[0] and "90% ranks" in lines[0]
+    assert [line.split()[0] for line in lines[1:4]] == ["1~", "2~", "3~"]  # none settled
+    assert lines[4].startswith("~ rank not settled") and len(lines) == 5
+    settled = runner.invoke(arena, ["leaderboard", "far", "--db", db_url]).output.splitlines()
+    assert len(settled) == 4 and "~" not in "".join(settled)  # no marker, so no legend
+    as_json = json.loads(runner.invoke(arena, ["leaderboard", "abc", "--top", "2", "--json", "--db", db_url]).output)
+    assert as_json == leaderboard(store, "abc", top=2) and {r["top_k"] for r in as_json} == {2}
+    assert [r["p_top"] for r in as_json] != [r["p_top"] for r in close]
+    assert [(r["p_first"], r["settled"]) for r in as_json] == [(r["p_first"], r["settled"]) for r in close]
+    assert leaderboard(store, "abc", top=1) == [{**r, "p_top": r["p_first"], "top_k": 1} for r in close]

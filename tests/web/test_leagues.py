@@ -18,7 +18,7 @@ from .conftest import PASSWORD
 
 HOSTILE = "<script>alert(1)</script>"
 COLUMNS = ("rank", "bot", "version", "author", "language", "exposure", "mu", "sigma", "upper", "games", "wins",
-           "failure_rate")
+           "failure_rate", "p_first", "p_top", "rank_high")
 
 
 def test_every_league_is_listed_with_its_game_players_entrants_and_games(league_site):
@@ -76,6 +76,29 @@ def test_the_leaderboard_page_draws_an_interval_bar_per_row_and_links_each_bot(l
     spans = [float(b) - float(a) for a, b in re.findall(r'<line x1="([\d.]+)" x2="([\d.]+)" y1="7"', page)]
     sigmas = [r["sigma"] for r in board["rows"]]
     assert spans.index(max(spans)) == sigmas.index(max(sigmas))
+
+
+def test_the_leaderboard_says_how_sure_each_rank_is_and_marks_the_unsettled(league_site):
+    """X is first in all 24 games; Y and Z take second place in turn: X's rank is settled, Y's
+    and Z's are not. The page and its JSON twin show P(1st), P(top k) and the interval."""
+    games = [([0, 1, 2], [1, 2, 3], ["", "", ""]), ([0, 1, 2], [1, 3, 2], ["", "", ""])] * 12
+    x, y, z = crafted_league(league_site.store, "odds", ("X", "Y", "Z"), games)
+    with league_site.client() as anonymous:
+        board = anonymous.get("/api/v1/leagues/odds/leaderboard").json()
+        top1 = anonymous.get("/api/v1/leagues/odds/leaderboard?top=1").json()
+        page = anonymous.get("/leagues/odds").text
+        assert anonymous.get("/api/v1/leagues/odds/leaderboard?top=0").status_code == 422
+    rows = {r["bot_id"]: r for r in board["rows"]}
+    assert board["top_k"] == 3 and board["rows"] == leaderboard(league_site.store, "odds")
+    assert rows[x]["settled"] and rows[x]["p_first"] >= 0.99 and (rows[x]["rank_low"], rows[x]["rank_high"]) == (1, 1)
+    assert not rows[y]["settled"] and not rows[z]["settled"] and (rows[y]["rank_low"], rows[z]["rank_high"]) == (2, 3)
+    assert top1["top_k"] == 1 and all(r["p_top"] == r["p_first"] for r in top1["rows"])
+    assert "P(top 3)" in page and "P(1st)" in page and "draws of every bot" in page
+    for bot, marked in ((x, False), (y, True), (z, True)):
+        row = re.search(rf'<tr data-bot-id="{bot}".*?</tr>', page, re.S).group(0)
+        assert ('<span class="unsettled"' in row) == marked, row
+        assert f'{100 * rows[bot]["p_first"]:.1f} %' in row
+        assert f'{rows[bot]["rank_low"]}–{rows[bot]["rank_high"]}' in row
 
 
 def test_a_new_version_and_a_retired_bot_are_marked(league_site):
