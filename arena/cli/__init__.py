@@ -4,7 +4,23 @@ from __future__ import annotations
 
 import click
 
-from . import bot, bundle, compare, demo, doctor, images, ladder, league, match, play, ratings, replay, serve, show, user
+from . import (
+    bot,
+    bundle,
+    compare,
+    demo,
+    doctor,
+    images,
+    ladder,
+    league,
+    match,
+    play,
+    ratings,
+    replay,
+    serve,
+    show,
+    user,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

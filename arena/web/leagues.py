@@ -29,8 +29,8 @@ from sqlalchemy import func, select
 from referee.games import GAMES
 
 from ..league import LeagueError, create_league, get_league
-from ..league.ladder import LadderStatus, run_ladder
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
+from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from ..league.standings import NEW_DAYS, Standings, standings
