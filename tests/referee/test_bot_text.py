@@ -60,7 +60,8 @@ def test_the_results_table_and_the_leaderboard_escape_what_bots_chose():
     with runner.isolation() as (out, _, _):
         print_leaderboard([{"rank": 1, "bot": EVIL, "version": EVIL, "language": EVIL, "exposure": 1.0,
                             "mu": 25.0, "sigma": 8.0, "games": 3, "wins": 1, "average_score": 1.0,
-                            "failure_rate": 0.0}])
+                            "failure_rate": 0.0, "p_first": 1.0, "p_top": 1.0, "top_k": 1,
+                            "rank_low": 1, "rank_high": 1, "settled": True}])
         printed = out.getvalue().decode()
     safe(printed)
     assert len(printed.splitlines()) == 2
