@@ -11,6 +11,7 @@ every bot keeps playing and no table of a large league need be enumerated.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Collection, Sequence
@@ -89,12 +90,10 @@ def _closeness(anchor: Candidate, pool: Sequence[Candidate]) -> list[float]:
     """Cumulative weights of the pool as the anchor's tablemates: a weight that falls with the
     distance in mu from the anchor, in units of the two bots' combined uncertainty (0 for the
     anchor itself)."""
-    cumulative, total = [], 0.0
-    for c in pool:
-        if c.bot_id != anchor.bot_id:
-            total += math.exp(-((c.mu - anchor.mu) ** 2) / (2 * (2 * BETA2 + c.sigma ** 2 + anchor.sigma ** 2))) + 1e-12
-        cumulative.append(total)
-    return cumulative
+    base = 2 * (2 * BETA2 + anchor.sigma ** 2)
+    weights = [math.exp(-((c.mu - anchor.mu) ** 2) / (base + 2 * c.sigma ** 2)) + 1e-12 for c in pool]
+    weights[next(i for i, c in enumerate(pool) if c is anchor)] = 0.0
+    return list(itertools.accumulate(weights))
 
 
 def _grow(anchor: Candidate, pool: Sequence[Candidate], cumulative: list[float], players: int,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +83,18 @@ class Handicapped(Strategy):
         self.inner.end_game(result)
 
 
+def known_bots(n: int) -> list[SimBot]:
+    """The 8 or 16 bots of known strength that ``bench/ladder.py`` and the efficiency test
+    play in Prohis, 3 a table, strongest first: the heuristic, heuristics handicapped by p
+    (spaced to be about equally far apart in strength) and random; first-legal among the 8.
+    ``python -m bench.ladder --truth`` establishes the order (and its docstring has the figures)."""
+    grades = {8: (0, .10, .21, .33, .46, "first-legal", .78, 1),
+              16: (0, .04, .08, .12, .17, .22, .27, .32, .37, .43, .49, .56, .64, .73, .84, 1)}[n]
+    return [SimBot("first-legal", first_legal=True) if g == "first-legal"
+            else SimBot("heuristic" if g == 0 else "random" if g == 1 else f"heuristic-p{round(100 * g):02d}", g)
+            for g in grades]
+
+
 @dataclass(frozen=True)
 class Point:
     """Where a league stands after a match: games played, and the tau of its mu order."""
@@ -101,16 +113,23 @@ def kendall_tau(scores: Sequence[float]) -> float:
     return concordant / (n * (n - 1) / 2)
 
 
-def games_to(trajectory: Sequence[Point], tau: float = 0.9) -> int | None:
-    """The games after which the trajectory reached ``tau`` and stayed at or above it to its
-    end; None if it ends below."""
-    reached = None
+def games_to(trajectory: Sequence[Point], tau: float = 0.9, hold: float = 2.0) -> int | None:
+    """The games G after which the trajectory reached ``tau`` and stayed at or above it through
+    ``hold`` x G games (hold 1: the first time it reached it); None if it never did, or the
+    trajectory ends before ``hold`` x G.
+
+    Why not "to the end": TrueSkill's dynamics keep every sigma above ~0.7, so the mu order of
+    close bots flickers as long as they play, in either format, and the last dip below ``tau``
+    depends on how long one looks."""
+    start = None  # the first point of the current run at or above tau
     for point in trajectory:
         if point.tau < tau:
-            reached = None
-        elif reached is None:
-            reached = point.games
-    return reached
+            if start is not None and point.games > hold * start:
+                return start
+            start = None
+        elif start is None:
+            start = point.games
+    return start if start is not None and trajectory[-1].games >= hold * start else None
 
 
 class SimLeague:
@@ -175,14 +194,15 @@ class SimLeague:
 
 
 def simulate(game: str, players: int, bots: Sequence[SimBot], format: str, games: int, seed: int = 0,
-             deals: int = 1, settings: dict[str, Any] | None = None, **pick: Any) -> list[Point]:
+             deals: int = 1, settings: dict[str, Any] | None = None,
+             stop: Callable[[list[Point]], bool] | None = None, **pick: Any) -> list[Point]:
     """The trajectory of a :class:`SimLeague` (same arguments) until at least ``games`` games
-    are played: a point after each match."""
+    are played, or ``stop(trajectory)`` is true: a point after each match."""
     league = SimLeague(game, players, bots, format, seed, deals, settings, **pick)
-    trajectory = []
+    trajectory: list[Point] = []
     for _ in league.matches():
         trajectory.append(Point(league.played, league.tau()))
-        if league.played >= games:
+        if league.played >= games or (stop and stop(trajectory)):
             break
     return trajectory
 
