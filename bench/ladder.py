@@ -70,7 +70,8 @@ def truth(games: int, report: Report) -> None:
         errors = [statistics.stdev(scores[b]) / math.sqrt(len(scores[b])) for b in league.ids]
         for bot, mean, error in zip(bots, means, errors, strict=True):
             report.figure(f"{n}_bots_{bot.name}_score", mean, "", f"± {error:.3f}")
-        gaps = [(a - b) / math.hypot(ea, eb) for (a, ea), (b, eb) in itertools.pairwise(zip(means, errors, strict=True))]
+        pairs = itertools.pairwise(zip(means, errors, strict=True))
+        gaps = [(a - b) / math.hypot(ea, eb) for (a, ea), (b, eb) in pairs]
         report.figure(f"{n}_bots_closest_gap", min(gaps), "standard errors",
                       "(adjacent bots, as listed; > 0 for all: the order holds)")
 
