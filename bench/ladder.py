@@ -66,14 +66,14 @@ def truth(games: int, report: Report) -> None:
                     scores[bot].append((PLAYERS - game.ranks[seat]) / (PLAYERS - 1))
             if league.played >= games * n // 16:
                 break
-        means = [statistics.mean(scores[b]) for b in league.ids]
-        errors = [statistics.stdev(scores[b]) / math.sqrt(len(scores[b])) for b in league.ids]
-        for bot, mean, error in zip(bots, means, errors, strict=True):
-            report.figure(f"{n}_bots_{bot.name}_score", mean, "", f"± {error:.3f}")
-        pairs = itertools.pairwise(zip(means, errors, strict=True))
-        gaps = [(a - b) / math.hypot(ea, eb) for (a, ea), (b, eb) in pairs]
-        report.figure(f"{n}_bots_closest_gap", min(gaps), "standard errors",
-                      "(adjacent bots, as listed; > 0 for all: the order holds)")
+        means = [100 * statistics.mean(scores[b]) for b in league.ids]
+        errors = [100 * statistics.stdev(scores[b]) / math.sqrt(len(scores[b])) for b in league.ids]
+        gaps = [(a - b) / math.hypot(ea, eb)
+                for (a, ea), (b, eb) in itertools.pairwise(zip(means, errors, strict=True))] + [math.nan]
+        for bot, mean, error, gap in zip(bots, means, errors, gaps, strict=True):
+            report.figure(f"{n}_bots_{bot.name}_score", mean, "%",
+                          f"± {error:.1f}" + ("" if math.isnan(gap) else f", {gap:.1f} standard errors above the next"))
+        report.figure(f"{n}_bots_games", league.played, "games")
 
 
 @click.command()

@@ -5,8 +5,14 @@ the table it picks is the one whose games should teach the ratings most. Two thi
 table informative: its bots are uncertain (a high sigma: new entrants above all), and the
 outcome is uncertain (TrueSkill's match quality: the draw probability of the table, high when
 the bots are close). The score of a table is the product; the ladder plays the best of a
-random sample of tables, each grown around an anchor bot drawn with weight sigma^2, so that
-every bot keeps playing and no table of a large league need be enumerated.
+random sample of tables, each grown around an anchor bot drawn with weight sigma^2 (a new
+entrant, while there is one), so that every bot keeps playing and no table of a large league
+need be enumerated.
+
+The sample matters: the single best table of all keeps replaying the closest bots, and
+TrueSkill, which moves a rating only when its bot plays, learns the scale of the whole league
+only from tables that mix it (``docs/leagues.md#matchmaking`` has the measurements, from
+``simulate.py``).
 """
 
 from __future__ import annotations

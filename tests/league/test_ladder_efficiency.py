@@ -14,7 +14,7 @@ import statistics
 
 from arena.league.simulate import games_to, known_bots, simulate
 
-SEEDS = (0, 1, 2)
+SEEDS = (0, 1, 2, 3, 4)
 MAX_GAMES = 1200
 
 
@@ -31,6 +31,7 @@ def test_the_ladder_orders_8_bots_in_fewer_games_than_the_round_robin():
     round_robin = [games_needed("round-robin", seed) for seed in SEEDS]
     print(f"\ngames to Kendall tau >= 0.9 (held through twice as many), seeds {SEEDS}: "
           f"ladder {ladder}, round robin {round_robin}")
-    # measured: MEASURED
+    # measured: ladder [153, 90, 87, 108, 81], round robin [192, 117, 171, 120, 165]: a median of 90
+    # against 165 games (0.55x), a sum of 519 against 765 (0.68x)
     assert statistics.median(ladder) < statistics.median(round_robin)
     assert sum(ladder) < sum(round_robin)
