@@ -10,16 +10,23 @@ and the ratio ladder / round robin (the issue's target: at most 0.5). Also: the 
 first tau >= 0.9, and the time of one pick with 50 and 200 candidates.
 
     python -m bench.ladder [--seeds 9] [--bots 8 --bots 16] [--json]
-    python -m bench.ladder --truth [--games 20000]   # the long evaluation behind the true order
+    python -m bench.ladder --truth [--games 40000]   # the long evaluation behind the true order
 
-The true order (``--truth``, a round robin of 4,000 games for the 8 bots and 10,000 for
-the 16, each bot's mean score (k - rank) / (k - 1) with its standard error, strongest first):
+The true order (``--truth --games 40000``: a round robin of 20,000 games for the 8 bots and
+40,000 for the 16; each bot's mean score (k - rank) / (k - 1) in %, with its standard error),
+strongest first; every bot is above the next by at least 4.7 standard errors of the difference:
 
-- 8 bots: heuristic .856 ± .007, p.10 .742 ± .009, p.21 .639 ± .010, p.33 .530 ± .010,
-  p.46 .462 ± .010, first-legal .330 ± .010, p.78 .276 ± .009, random .197 ± .007. Adjacent
-  gaps of .05 to .11, 4 to 9 standard errors of a difference (first-legal, which alone is
-  not a handicapped heuristic, sits between p.46 and p.78 in this company).
-- 16 bots: FILLED BELOW
+- 8 bots: heuristic 85.8 ± 0.3, p.10 73.7 ± 0.4, p.21 64.1 ± 0.4, p.33 54.0 ± 0.4, p.46 45.4 ±
+  0.4, first-legal 33.9 ± 0.4, p.78 27.3 ± 0.4, random 18.9 ± 0.3 (adjacent gaps 11.5 to 24
+  standard errors; first-legal, alone not a handicapped heuristic, sits between p.46 and p.78
+  in this company).
+- 16 bots: heuristic 80.6, p.04 76.0, p.08 71.9, p.12 67.6, p.17 64.0, p.22 59.3, p.27 56.2,
+  p.32 51.8, p.37 48.0, p.43 44.5, p.49 41.0, p.56 37.1, p.64 33.3, p.73 29.7, p.84 25.5,
+  random 20.0 (each ± 0.3 to 0.5; adjacent gaps 4.7 to 10.7 standard errors).
+
+The p were spaced so that the bots are about equally far apart in strength (a quadratic fit
+of score against p from a first long run); first-legal is left out of the 16, where it would
+sit within a standard error or two of a handicapped heuristic.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import time
 
 import click
 
-from arena.league.matchmaking import Candidate, pick_table
+from arena.league.matchmaking import NEW_GAMES, Candidate, pick_table
 from arena.league.ratings import ENV
 from arena.league.simulate import SimLeague, games_to, known_bots, simulate
 
@@ -44,9 +51,10 @@ HORIZON = {8: 1500, 16: 5000}
 
 
 def pick_ms(candidates: int, repeats: int = 50) -> float:
-    """Milliseconds per pick_table among ``candidates`` bots of spread ratings."""
+    """Milliseconds per pick_table among ``candidates`` bots of spread ratings, none of them new
+    (a new entrant would anchor every table sampled, which is quicker)."""
     rng = random.Random(candidates)
-    pool = [Candidate(i, rng.gauss(ENV.mu, 5), rng.uniform(0.7, ENV.sigma), rng.randrange(200))
+    pool = [Candidate(i, rng.gauss(ENV.mu, 5), rng.uniform(0.7, ENV.sigma), rng.randrange(NEW_GAMES, 500))
             for i in range(1, candidates + 1)]
     start = time.perf_counter()
     for seed in range(repeats):
@@ -100,10 +108,17 @@ def main(seeds: int, sizes: tuple[str, ...], long_run: bool, games: int, as_json
         for fmt in ("round-robin", "ladder"):
             report.figure(f"{n}_bots_{fmt}_games_to_tau_0.9", median(held[fmt]), "games",
                           f"(first reached: {median(first[fmt]):.0f})")
+            report.note(f"{n} bots, {fmt}, by seed: held from {_games(held[fmt])}; first reached {_games(first[fmt])}")
+        report.figure(f"{n}_bots_ladder_over_round_robin_first_reached",
+                      median(first["ladder"]) / median(first["round-robin"]), "x")
         report.figure(f"{n}_bots_ladder_over_round_robin", median(held["ladder"]) / median(held["round-robin"]), "x",
                       "(target <= 0.5)")
     for candidates in (50, 200):
         report.figure(f"pick_table_{candidates}_candidates", pick_ms(candidates), "ms")
+
+
+def _games(values: list[float]) -> str:
+    return " ".join("never" if math.isinf(v) else str(int(v)) for v in values)
 
 
 if __name__ == "__main__":
