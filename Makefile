@@ -70,6 +70,7 @@ bench: setup
 	$(BIN)/python -m bench.engines
 	$(BIN)/python -m bench.protocol
 	$(BIN)/python -m bench.web
+	$(BIN)/python -m bench.ladder
 
 ## protos: regenerate the Python code of protos/ (a test fails when it is stale)
 protos: setup
