@@ -30,7 +30,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,8 +197,54 @@ def existing(client: docker.DockerClient, image: BaseImage) -> bool:
         return False
 
 
-def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str], None] = print) -> str:
-    """Builds ``image`` unless an image with its digest exists; returns its tag."""
+def build_bases(client: docker.DockerClient, images: Iterable[BaseImage] = BASE_IMAGES,
+                say: Callable[[str], None] = print, parallel: int = 2) -> list[str]:
+    """Builds every image of ``images`` that is missing; returns their tags.
+
+    The first is built alone (its packages fill the shared download cache, and every base starts
+    with python3); the others ``parallel`` at a time. A base's build is mostly one dpkg process
+    at a time, so on a machine of 2 cores two builds take little more than one. Each parallel
+    build downloads into its own copy of the cache (hard links: no race on a file two builds
+    fetch at once); what it fetched is linked back into the shared cache when it is done.
+    """
+    images = list(images)
+
+    def one(image: BaseImage, private_cache: bool) -> str:
+        try:
+            return build_base(client, image, say, private_cache)
+        except ImageBuildError as exc:
+            raise ImageBuildError(f"{image.name}: {exc}") from exc
+
+    if not images:
+        return []
+    tags = [one(images[0], False)]
+    with ThreadPoolExecutor(max_workers=max(1, parallel), thread_name_prefix="base") as pool:
+        tags += pool.map(lambda image: one(image, True), images[1:])
+    return tags
+
+
+@contextlib.contextmanager
+def _debs_cache(private: bool) -> Iterator[Path]:
+    """The folder debootstrap downloads packages into (see :func:`build_bases`)."""
+    shared = CACHE / "debs"  # every base's packages downloaded once
+    shared.mkdir(parents=True, exist_ok=True)
+    if not private:
+        yield shared
+        return
+    with tempfile.TemporaryDirectory(prefix="debs-", dir=CACHE) as tmp:
+        own = Path(tmp)
+        for deb in shared.glob("*.deb"):
+            os.link(deb, own / deb.name)
+        yield own
+        for deb in own.glob("*.deb"):
+            with contextlib.suppress(FileExistsError):
+                os.link(deb, shared / deb.name)
+
+
+def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str], None] = print,
+               private_cache: bool = False) -> str:
+    """Builds ``image`` unless an image with its digest exists; returns its tag.
+    ``private_cache``: download into a copy of the package cache (for builds side by side)."""
     if existing(client, image):
         client.images.get(image.tag).tag(image.name, "latest")
         say(f"{image.tag}: up to date")
@@ -214,10 +261,9 @@ def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str
         rootfs = Path(tmp) / "rootfs"
         packages = ("python3", *image.packages)
         say(f"{image.tag}: debootstrap {SUITE} ({', '.join(packages)}) ...")
-        debs = CACHE / "debs"  # every base's packages downloaded once
-        debs.mkdir(parents=True, exist_ok=True)
-        _run(["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", f"--cache-dir={debs}",
-              SUITE, str(rootfs), MIRROR], "debootstrap")
+        with _debs_cache(private_cache) as debs:
+            _run(["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", f"--cache-dir={debs}",
+                  SUITE, str(rootfs), MIRROR], "debootstrap")
         _slim(rootfs, image.drop)
         if wheels:
             site = rootfs / "usr" / "local" / "lib" / f"python{_debian_python(rootfs)}" / "dist-packages"

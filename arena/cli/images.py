@@ -8,7 +8,7 @@ import click
 
 from referee.sandbox import docker_client
 
-from ..images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_base, build_wheels
+from ..images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_bases, build_wheels
 from .options import user_errors
 
 
@@ -22,11 +22,10 @@ def images() -> None:
 def build() -> None:
     """Build every base image that is missing (a second run takes seconds)."""
     client = docker_client(timeout=120)
-    for image in BASE_IMAGES:
-        try:
-            build_base(client, image, say=click.echo)
-        except ImageBuildError as exc:
-            raise click.ClickException(f"{image.name}: {exc}") from exc
+    try:
+        build_bases(client, BASE_IMAGES, say=click.echo)
+    except ImageBuildError as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 @images.command("list")
