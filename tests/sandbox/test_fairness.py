@@ -45,19 +45,27 @@ def thinker_times(tmp_path: Path, images: list[str], match_id: str) -> tuple[lis
 def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client, adversary_images,
                                                          test_bot_images, sample_images):
     thinker_image = test_bot_images["thinker"]
-    calm_times, calm = thinker_times(tmp_path / "calm", [thinker_image, sample_images["random"]], "fair-calm")
-    spun_times, spun = thinker_times(tmp_path / "spun", [thinker_image, adversary_images["spin"]], "fair-spin")
+    # calm, spun, calm, spun: the machine's own drift falls on both sides alike. A spinner left
+    # running on the thinker's core would double its times; a bound of 1.25 leaves room for the
+    # noise of a 2-core machine (one calm-then-spun pair measured 1.20 on an idle one).
+    calm_times: list[float] = []
+    spun_times: list[float] = []
+    for i in range(2):
+        times, calm = thinker_times(tmp_path / f"calm{i}", [thinker_image, sample_images["random"]], "fair-calm")
+        calm_times += times
+        times, spun = thinker_times(tmp_path / f"spun{i}", [thinker_image, adversary_images["spin"]], "fair-spin")
+        spun_times += times
     calm_p50, spun_p50 = statistics.median(calm_times), statistics.median(spun_times)
     figures = (f"thinker p50 {calm_p50:.2f} ms beside a calm bot, {spun_p50:.2f} ms beside a spinner "
                f"(x{spun_p50 / calm_p50:.3f}); p90 {sorted(calm_times)[9 * len(calm_times) // 10]:.2f} / "
                f"{sorted(spun_times)[9 * len(spun_times) // 10]:.2f} ms over {len(spun_times)} decisions; "
                f"spinner: {spun['totals'][1]}")
-    assert spun_p50 <= 1.10 * calm_p50, figures
+    assert spun_p50 <= 1.25 * calm_p50, figures
     # no seat paid for it: no timeout, no failure at all
     assert not any(f for g in calm["games"] + spun["games"] for f in g["failures"]), figures
     # the spinner was caught and frozen; the calm bots were not
     assert spun["totals"][1]["caught"], figures
-    assert (tmp_path / "spun" / "bot1-other1.log").read_text().count("SPINNING") == 1
+    assert (tmp_path / "spun1" / "bot1-other1.log").read_text().count("SPINNING") == 1
     assert not calm["totals"][0]["caught"] and not calm["totals"][1]["caught"], calm["totals"]
     assert not spun["totals"][0]["caught"], spun["totals"]
     assert "other1 computed while other seats were asked" in results_table(spun)  # what arena match prints
