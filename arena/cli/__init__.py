@@ -20,6 +20,7 @@ from . import (
     serve,
     show,
     user,
+    worker,
 )
 
 
@@ -45,3 +46,4 @@ main.add_command(user.user)
 main.add_command(ladder.ladder)
 main.add_command(bundle.bundle)
 main.add_command(compare.compare)
+main.add_command(worker.worker)

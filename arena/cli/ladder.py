@@ -15,7 +15,7 @@ from referee.textlog import printable
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.schedule import games_per_match
 from .league import create_from_options, create_options
-from .options import user_errors, with_store
+from .options import CELERY_JOBS, executor_options, user_errors, with_store
 
 
 class Duration(click.ParamType):
@@ -60,7 +60,9 @@ def create(store, name: str, **values) -> None:
 
 @ladder.command()
 @click.argument("name")
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1), help="Matches played at once.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Matches played at once; with --executor celery, matches queued for the workers at once. "
+                   f"Default: 1, or {CELERY_JOBS} with --executor celery.")
 @click.option("--until", type=click.IntRange(min=1), metavar="GAMES",
               help="Pick no new cycle once the ladder has (or is playing) this many games in total; complete the "
                    "cycles picked.")
@@ -68,9 +70,11 @@ def create(store, name: str, **values) -> None:
               help="Start no match after this long (90s, 10m, 2h); the next run completes the cycles in progress.")
 @click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
               show_default=True, help="Where match records go.")
+@executor_options
 @with_store(create=False)
 @user_errors
-def run(name: str, jobs: int, until: int | None, duration: float | None, runs_dir: Path, store) -> None:
+def run(name: str, jobs: int | None, until: int | None, duration: float | None, runs_dir: Path, executor: str,
+        broker: str | None, queue: str, store) -> None:
     """Play the ladder NAME: without end (Ctrl-C or SIGTERM stops it), or --until or --for.
 
     A rerun after a kill completes the cycles it left incomplete first."""
@@ -78,8 +82,12 @@ def run(name: str, jobs: int, until: int | None, duration: float | None, runs_di
         raise click.UsageError("give --until or --for, not both")
     show = Display(sys.stdout.isatty())
     previous = signal.signal(signal.SIGTERM, _interrupt)  # stop as Ctrl-C does: nothing half stored
+    from ..league.workers import make_executor
+
     try:
-        status = run_ladder(store, name, jobs, runs_dir, until=until, duration=duration, progress=show)
+        with make_executor(executor, store, broker, queue) as chosen:
+            status = run_ladder(store, name, jobs or (CELERY_JOBS if executor == "celery" else 1), runs_dir,
+                                until=until, duration=duration, progress=show, executor=chosen)
     finally:
         signal.signal(signal.SIGTERM, previous)
         show.close()

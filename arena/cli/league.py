@@ -11,7 +11,7 @@ from referee.textlog import printable
 from ..league import all_leagues, create_league, join_league
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
-from .options import GAME, parse_settings, user_errors, with_store
+from .options import CELERY_JOBS, GAME, executor_options, parse_settings, user_errors, with_store
 
 
 @click.group()
@@ -89,17 +89,25 @@ def list_leagues(store) -> None:
 @league.command()
 @click.argument("name")
 @click.option("--rounds", default=1, show_default=True, help="Play every round up to this many.")
-@click.option("--jobs", "-j", default=1, show_default=True, help="Matches played at once.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Matches played at once; with --executor celery, matches queued for the workers at once. "
+                   f"Default: 1, or {CELERY_JOBS} with --executor celery.")
 @click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
               show_default=True, help="Where match records go.")
+@executor_options
 @with_store(create=False)
 @user_errors
-def run(name: str, rounds: int, jobs: int, runs_dir: Path, store) -> None:
+def run(name: str, rounds: int, jobs: int | None, runs_dir: Path, executor: str, broker: str | None, queue: str,
+        store) -> None:
     """Play the league's round robin; a rerun resumes where a killed run stopped."""
-    run_with_progress(store, name, rounds, jobs, runs_dir)
+    from ..league.workers import make_executor
+
+    with make_executor(executor, store, broker, queue) as chosen:
+        run_with_progress(store, name, rounds, jobs or (CELERY_JOBS if executor == "celery" else 1), runs_dir,
+                          chosen)
 
 
-def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path) -> None:
+def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path, executor=None) -> None:
     """Runs the league with a progress bar: games done of the total, the ETA, and failures."""
     state = {"bar": None, "failures": 0}
 
@@ -113,7 +121,8 @@ def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path) 
         state["bar"].update(games, current_item=True)
 
     try:
-        summary = run_league(store, name, rounds, jobs, runs_dir, progress=progress, on_start=started)
+        summary = run_league(store, name, rounds, jobs, runs_dir, progress=progress, on_start=started,
+                             executor=executor)
     finally:
         if state["bar"] is not None:
             state["bar"].__exit__(None, None, None)

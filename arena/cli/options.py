@@ -80,3 +80,25 @@ def user_errors(command):
             raise click.ClickException(str(exc)) from exc
 
     return wrapper
+
+
+EXECUTORS = ("local", "celery")
+CELERY_JOBS = 16  # matches queued at once for the workers, unless --jobs says otherwise
+
+
+def executor_options(command):
+    """``--executor local|celery``, ``--broker URL`` and ``--queue NAME`` for the commands that run
+    a league's matches: they pass ``executor`` (``"local"`` or ``"celery"``), ``broker`` and
+    ``queue`` on (see :func:`arena.league.workers.executor`)."""
+    for decorate in reversed([
+        click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
+                     help="local: referee processes on this machine; celery: hand matches to `arena worker`s "
+                          "through the broker."),
+        click.option("--broker", envvar="ARENA_BROKER", metavar="URL",
+                     help="The Celery broker (Redis) of --executor celery; default $ARENA_BROKER or "
+                          "redis://127.0.0.1:6379/0."),
+        click.option("--queue", envvar="ARENA_QUEUE", default="arena", show_default=True, metavar="NAME",
+                     help="The broker queue the workers of --executor celery listen on."),
+    ]):
+        command = decorate(command)
+    return command

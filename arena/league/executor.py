@@ -1,4 +1,6 @@
-"""The local executor: J matches at a time, each in its own referee process.
+"""Executors play a league's matches: the local one here, Celery workers in ``workers.py``.
+
+The local executor: J matches at a time, each in its own referee process.
 
 Threads only wait on the referee processes (:func:`referee.launch`); results come back to
 the caller's thread (the only one that writes to the store) as each match ends. A referee
@@ -17,6 +19,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from referee import MatchResult, RefereeFailed, cpu, launch
 from referee.spec import MatchSpec
@@ -28,7 +31,38 @@ from .schedule import Slot
 class MatchJob:
     slot: Slot
     spec: MatchSpec
-    out_dir: Path
+    out_dir: Path  # a fresh folder per attempt; its name is the attempt's
+    league_id: int | None = None
+
+    @property
+    def attempt(self) -> str:
+        return self.out_dir.name
+
+
+Outcome = MatchResult | RefereeFailed
+
+
+class Executor(Protocol):
+    """What plays a league's matches: :class:`LocalExecutor` on this machine, or
+    :class:`~arena.league.workers.CeleryExecutor` on workers."""
+
+    remote: bool
+    """Its matches are played elsewhere, whose workers write their ``LiveMatch`` rows."""
+
+    def play(self, jobs: Iterable[MatchJob | None], parallel: int,
+             started: Callable[[MatchJob], None] | None = None) -> Iterator[tuple[MatchJob, Outcome]]:
+        """As :func:`play`: ``parallel`` matches in flight, ``started(job)`` as each is handed over."""
+        ...
+
+
+class LocalExecutor:
+    """Referee processes on this machine, each on a core of its own (:func:`play`)."""
+
+    remote = False
+
+    def play(self, jobs: Iterable[MatchJob | None], parallel: int,
+             started: Callable[[MatchJob], None] | None = None) -> Iterator[tuple[MatchJob, Outcome]]:
+        return play(jobs, parallel, started)
 
 
 def slot_cores(parallel: int) -> queue.Queue[str | None]:
@@ -94,26 +128,3 @@ def play(jobs: Iterable[MatchJob | None], parallel: int,
             yield job, outcome
         else:
             raise outcome
-
-
-def run_jobs(jobs: list[MatchJob], parallel: int,
-             started: Callable[[MatchJob], None] | None = None,
-             ended: Callable[[MatchJob], None] | None = None) -> Iterator[tuple[MatchJob, MatchResult]]:
-    """Runs every job, ``parallel`` at a time, in order; yields (job, result) as each ends.
-
-    ``started(job)`` is called as a job's referee is launched, and ``ended(job)`` when its
-    referee fails, both in the caller's thread (as the results are yielded there).
-
-    A referee that fails does not stop the others: once all have ended, the first
-    failure is raised (its match is not stored, so the next run plays it again).
-    """
-    failures: list[RefereeFailed] = []
-    for job, outcome in play(jobs, parallel, started):
-        if isinstance(outcome, RefereeFailed):
-            if ended:
-                ended(job)
-            failures.append(outcome)
-            continue
-        yield job, outcome
-    if failures:
-        raise failures[0]

@@ -38,7 +38,7 @@ from referee.textlog import printable
 
 from ..store import Bot, Entry, Game, League, LiveMatch, Match, Rating, RatingHistory, Store
 from . import LeagueError, get_league, live
-from .executor import MatchJob, play
+from .executor import Executor, LocalExecutor, MatchJob
 from .matchmaking import Candidate, pick_table
 from .ratings import ENV, BotRating, RatedGame, rate
 from .runner import match_job, playing, store_match
@@ -75,8 +75,8 @@ class LadderStatus:
 
 
 def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | None = None,
-               duration: float | None = None, progress: Callable[[LadderStatus], None] | None = None
-               ) -> LadderStatus:
+               duration: float | None = None, progress: Callable[[LadderStatus], None] | None = None,
+               executor: Executor | None = None) -> LadderStatus:
     """Plays ladder ``name``, ``jobs`` matches at a time, and returns what it did.
 
     ``until``: no new cycle is picked once the games stored, in flight and still to play in
@@ -85,9 +85,10 @@ def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | 
     With neither, it plays until interrupted (KeyboardInterrupt, which the CLI raises on
     SIGTERM too): the matches in flight are dropped, nothing half stored, and their referees
     end with this process. ``progress(status)`` is called as each match starts and ends.
+    ``executor`` plays the matches (default: this machine's, :class:`LocalExecutor`).
     """
     ladder = _Ladder(store, name, jobs, runs_dir, until,
-                     None if duration is None else time.monotonic() + duration, progress)
+                     None if duration is None else time.monotonic() + duration, progress, executor or LocalExecutor())
     return ladder.run()
 
 
@@ -106,8 +107,10 @@ class _Ladder:
     """One run of a ladder: what it has queued and in flight, and the ratings as stored."""
 
     def __init__(self, store: Store, name: str, jobs: int, runs_dir: Path, until: int | None,
-                 deadline: float | None, progress: Callable[[LadderStatus], None] | None) -> None:
+                 deadline: float | None, progress: Callable[[LadderStatus], None] | None,
+                 executor: Executor) -> None:
         self.store, self.name, self.jobs, self.runs_dir = store, name, jobs, runs_dir
+        self.executor = executor
         self.until, self.deadline, self.progress = until, deadline, progress
         self.started = time.monotonic()
         with store() as session:
@@ -232,12 +235,13 @@ class _Ladder:
         league_id = self.league.id
 
         def started(job: MatchJob) -> None:
-            live.started(self.store, league_id, job.slot.round, job.slot.key, list(job.slot.table),
-                         str(job.out_dir))
+            if not self.executor.remote:  # a worker writes its own row, with its host
+                live.started(self.store, league_id, job.slot.round, job.slot.key, list(job.slot.table),
+                             str(job.out_dir))
             self._report()
 
         try:
-            for job, outcome in play(self.feed(), self.jobs, started):
+            for job, outcome in self.executor.play(self.feed(), self.jobs, started):
                 self.in_flight.pop((job.slot.round, job.slot.key), None)
                 if isinstance(outcome, RefereeFailed):
                     self._failed(job, outcome)

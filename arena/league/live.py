@@ -67,6 +67,13 @@ def mine(league_id: int, round_: int | None = None, table: str | None = None):
     return query
 
 
+def slot(league_id: int, round_: int, table: str):
+    """The DELETE of the rows of one slot, whoever wrote them (a worker on another host too):
+    once its match is stored, it is not being played."""
+    return delete(LiveMatch).where(LiveMatch.league_id == league_id, LiveMatch.round == round_,
+                                   LiveMatch.table == table)
+
+
 def ended(store: Store, league_id: int, round_: int | None = None, table: str | None = None) -> None:
     """This process plays no more the match at (round, table), or none of the league's."""
     with store() as session, session.begin():

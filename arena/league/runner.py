@@ -17,13 +17,13 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from referee import MatchResult
+from referee import MatchResult, RefereeFailed
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
 from ..store import Bot, Game, League, Match, Store
 from . import LeagueError, get_league, live
-from .executor import MatchJob, run_jobs
+from .executor import Executor, LocalExecutor, MatchJob
 from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 from .standings import rebuild_ratings
 
@@ -44,12 +44,16 @@ class RunSummary:
 
 def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                progress: Callable[[int, int], None] | None = None,
-               on_start: Callable[[int], None] | None = None) -> RunSummary:
-    """Plays every match of rounds 0..rounds-1 not yet stored, ``jobs`` at a time.
+               on_start: Callable[[int], None] | None = None, executor: Executor | None = None) -> RunSummary:
+    """Plays every match of rounds 0..rounds-1 not yet stored, ``jobs`` at a time, on
+    ``executor`` (default: this machine's, :class:`LocalExecutor`).
 
     ``on_start(games)`` is called with the number of games to play, and
-    ``progress(games, failures)`` as each match is stored.
+    ``progress(games, failures)`` as each match is stored. A referee that fails does not stop
+    the others: once all have ended, the first failure is raised (its match is not stored, so
+    the next run plays it again).
     """
+    executor = executor or LocalExecutor()
     start = time.monotonic()
     with store() as session:
         league = get_league(session, name)
@@ -71,13 +75,16 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     live.clear_stale(store, league_id)
 
     def started(job: MatchJob) -> None:
-        live.started(store, league_id, job.slot.round, job.slot.key, list(job.slot.table), str(job.out_dir))
+        if not executor.remote:  # a worker writes its own row, with its host
+            live.started(store, league_id, job.slot.round, job.slot.key, list(job.slot.table), str(job.out_dir))
 
-    def ended(job: MatchJob) -> None:
-        live.ended(store, league_id, job.slot.round, job.slot.key)
-
+    referee_failures: list[RefereeFailed] = []
     try:
-        for job, result in run_jobs(jobs_list, jobs, started, ended):
+        for job, result in executor.play(jobs_list, jobs, started):
+            if isinstance(result, RefereeFailed):
+                live.ended(store, league_id, job.slot.round, job.slot.key)
+                referee_failures.append(result)
+                continue
             t_store = time.perf_counter()
             stored = store_match(store, league_id, job, result) is not None
             timings["store"] += time.perf_counter() - t_store
@@ -94,6 +101,8 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     finally:
         if todo:
             live.ended(store, league_id)
+    if referee_failures:
+        raise referee_failures[0]
     t_ratings = time.perf_counter()
     rebuild_ratings(store, name)
     timings["ratings"] = time.perf_counter() - t_ratings
@@ -117,7 +126,8 @@ def match_job(name: str, league: League, slot: Slot, entrants: dict[int, Bot], o
     """The job that plays ``slot``, its records in a fresh folder under ``runs_dir/name``."""
     return MatchJob(slot=slot, spec=match_spec(name, league.game, league.settings, league.secret, slot, entrants,
                                                options),
-                    out_dir=runs_dir / name / f"r{slot.round}-{slot.key.replace(',', '-')}" / _attempt())
+                    out_dir=runs_dir / name / f"r{slot.round}-{slot.key.replace(',', '-')}" / _attempt(),
+                    league_id=league.id)
 
 
 def _attempt() -> str:
@@ -159,14 +169,14 @@ def store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult
                 session.execute(select(League.id).where(League.id == league_id).with_for_update())
             match = Match(league_id=league_id, round=job.slot.round, table=job.slot.key, bots=table,
                           record_dir=str(job.out_dir), restarts=[t["restarts"] for t in result.totals],
-                          started_at=result.started_at)
+                          started_at=result.started_at, attempt=job.attempt)
             session.add(match)
             session.flush()
             games = [Game(match_id=match.id, index=g["index"], seed=str(g["seed"]), deal=g["deal"],
                           seats=[table[b] for b in g["bots"]], scores=g["scores"], ranks=g["ranks"],
                           failures=g["failures"], record_path=str(job.out_dir / g["record"])) for g in result.games]
             session.add_all(games)
-            session.execute(live.mine(league_id, job.slot.round, job.slot.key))  # played: no longer live
+            session.execute(live.slot(league_id, job.slot.round, job.slot.key))  # played: no longer live
             if also is None:
                 return True
             session.flush()

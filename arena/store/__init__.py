@@ -22,6 +22,8 @@ from .models import (
     Bot,
     Entry,
     Game,
+    ImageArchive,
+    ImageChunk,
     League,
     LiveMatch,
     Match,
@@ -30,6 +32,7 @@ from .models import (
     Submission,
     User,
     WebSession,
+    WorkerResult,
 )
 
 DEFAULT_URL = "sqlite:///runs/arena.db"
@@ -141,5 +144,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "League", "LiveMatch", "Match", "Rating", "RatingHistory",
-           "Store", "StoreError", "Submission", "User", "WebSession", "open_store", "store_url"]
+__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LiveMatch", "Match",
+           "Rating", "RatingHistory", "Store", "StoreError", "Submission", "User", "WebSession", "WorkerResult",
+           "open_store", "store_url"]

@@ -10,7 +10,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -95,6 +108,8 @@ class Match(Base):
     restarts: Mapped[list[Any]] = mapped_column(default=list)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # which try of the match this is (its records folder's name); "" for matches of older stores
+    attempt: Mapped[str] = mapped_column(String(128), default="", server_default="")
 
     games: Mapped[list[Game]] = relationship(back_populates="match", order_by="Game.index")
 
@@ -235,3 +250,55 @@ class Submission(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     user: Mapped[User] = relationship()
+
+
+class WorkerResult(Base):
+    """A match played by a worker (``arena worker``), waiting for its league's runner to store
+    it. Written once per (match, attempt): a worker that plays an attempt again (its message
+    was redelivered after another worker died, or the broker came back) finds the row and
+    writes nothing. The runner stores the match and its games from it (``Match.attempt`` says
+    which attempt), then deletes it; a runner that restarts stores any it finds for matches
+    not stored yet, whichever attempt they are."""
+
+    __tablename__ = "worker_results"
+    __table_args__ = (UniqueConstraint("match", "attempt", name="uq_result_attempt"),
+                      Index("ix_worker_results_league", "league_id", "id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[str] = mapped_column(String(256))
+    match: Mapped[str] = mapped_column(String(256))  # the spec's match id: league, round and table
+    attempt: Mapped[str] = mapped_column(String(128))  # the runner's name for this try (its records folder)
+    worker: Mapped[str] = mapped_column(String(256))  # host:pid of the worker that played it
+    failure: Mapped[str] = mapped_column(Text, default="")  # why the referee failed; "" when it ended
+    result: Mapped[dict[str, Any]] = mapped_column(default=dict)  # result.json, started_at, seconds
+    records: Mapped[bytes] = mapped_column(LargeBinary)  # the records folder: a gzipped tar
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ImageArchive(Base):
+    """A bot image as ``docker save`` wrote it (gzipped, in ``ImageChunk`` rows), so a worker
+    whose engine lacks it can load exactly that image: the ID it loads must be ``image_id``.
+    The row is written after all its chunks, so a half-written archive is never read."""
+
+    __tablename__ = "image_archives"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    image_id: Mapped[str] = mapped_column(String(80), unique=True)  # sha256:... (Bot.image_digest)
+    image: Mapped[str] = mapped_column(String(256))  # the tag it was saved under
+    size: Mapped[int] = mapped_column(BigInteger)  # bytes of the gzipped archive
+    chunks: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ImageChunk(Base):
+    """One piece (a few MiB) of an image archive: rows this size stream through any database."""
+
+    __tablename__ = "image_chunks"
+    __table_args__ = (UniqueConstraint("image_id", "seq", name="uq_image_chunk"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    image_id: Mapped[str] = mapped_column(String(80), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
