@@ -44,6 +44,7 @@ from .ratings import ENV, BotRating, RatedGame, rate
 from .runner import match_job, playing, store_match
 from .schedule import ScheduleOptions, Slot, games_per_match
 from .standings import rebuild_ratings
+from .waiting import with_store
 
 POLL = 2.0  # seconds between looks at the entrants while fewer than a table may play
 REFEREE_FAILURES = 3  # in a row, no match stored between them: the ladder stops rather than spin
@@ -168,9 +169,12 @@ class _Ladder:
 
     def _entrants(self) -> dict[int, Bot]:
         """The entrants not retired, read again: bots may join or retire while the ladder runs."""
-        with self.store() as session:
-            bots = session.scalars(select(Bot).join(Entry, Entry.bot_id == Bot.id)
-                                   .where(Entry.league_id == self.league.id)).all()
+        def read() -> list[Bot]:
+            with self.store() as session:
+                return list(session.scalars(select(Bot).join(Entry, Entry.bot_id == Bot.id)
+                                            .where(Entry.league_id == self.league.id)))
+
+        bots = with_store(self.store, read)
         self.bots.update((b.id, b) for b in bots)
         return {b.id: b for b in bots if b.retired_at is None}
 
@@ -236,8 +240,8 @@ class _Ladder:
 
         def started(job: MatchJob) -> None:
             if not self.executor.remote:  # a worker writes its own row, with its host
-                live.started(self.store, league_id, job.slot.round, job.slot.key, list(job.slot.table),
-                             str(job.out_dir))
+                with_store(self.store, lambda: live.started(self.store, league_id, job.slot.round, job.slot.key,
+                                                            list(job.slot.table), str(job.out_dir)))
             self._report()
 
         try:
@@ -258,7 +262,7 @@ class _Ladder:
 
     def _failed(self, job: MatchJob, failure: RefereeFailed) -> None:
         """A referee failed: its match is not stored; play it again, unless they all fail."""
-        live.ended(self.store, self.league.id, job.slot.round, job.slot.key)
+        with_store(self.store, lambda: live.ended(self.store, self.league.id, job.slot.round, job.slot.key))
         self.status.referee_failures += 1
         self.referee_failures_in_row += 1
         if self.referee_failures_in_row >= REFEREE_FAILURES:
@@ -266,7 +270,7 @@ class _Ladder:
         self.queue.appendleft(job.slot)
 
     def _stored(self, job: MatchJob, result: MatchResult) -> None:
-        rated = store_match(self.store, self.league.id, job, result, self._rate)
+        rated = with_store(self.store, lambda: store_match(self.store, self.league.id, job, result, self._rate))
         self.referee_failures_in_row = 0
         if rated is None:  # another runner stored this match first: take the store's word
             self._load_ratings()

@@ -26,6 +26,7 @@ from . import LeagueError, get_league, live
 from .executor import Executor, LocalExecutor, MatchJob
 from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 from .standings import rebuild_ratings
+from .waiting import with_store
 
 T = TypeVar("T")
 
@@ -76,17 +77,18 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
 
     def started(job: MatchJob) -> None:
         if not executor.remote:  # a worker writes its own row, with its host
-            live.started(store, league_id, job.slot.round, job.slot.key, list(job.slot.table), str(job.out_dir))
+            with_store(store, lambda: live.started(store, league_id, job.slot.round, job.slot.key,
+                                                   list(job.slot.table), str(job.out_dir)))
 
     referee_failures: list[RefereeFailed] = []
     try:
         for job, result in executor.play(jobs_list, jobs, started):
             if isinstance(result, RefereeFailed):
-                live.ended(store, league_id, job.slot.round, job.slot.key)
+                with_store(store, lambda job=job: live.ended(store, league_id, job.slot.round, job.slot.key))
                 referee_failures.append(result)
                 continue
             t_store = time.perf_counter()
-            stored = store_match(store, league_id, job, result) is not None
+            stored = with_store(store, lambda j=job, r=result: store_match(store, league_id, j, r)) is not None
             timings["store"] += time.perf_counter() - t_store
             timings["referee"] += result.seconds
             match_timings = result.data.get("timings", {})
@@ -100,11 +102,11 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                     progress(len(result.games), failures)
     finally:
         if todo:
-            live.ended(store, league_id)
+            with_store(store, lambda: live.ended(store, league_id))
     if referee_failures:
         raise referee_failures[0]
     t_ratings = time.perf_counter()
-    rebuild_ratings(store, name)
+    with_store(store, lambda: rebuild_ratings(store, name))
     timings["ratings"] = time.perf_counter() - t_ratings
     return RunSummary(len(todo), games_run, failures, len(slots) - len(todo), time.monotonic() - start, timings)
 

@@ -1,0 +1,173 @@
+"""Leagues on Celery workers (``arena worker``, ``--executor celery``): real Redis, real worker
+processes, real referees and containers, SQLite and a real PostgreSQL that is stopped mid-league.
+
+- Two workers play a league into exactly the games, scores and ratings the local executor plays.
+- A worker killed with -9 mid-match: its match is played again by the other and stored once.
+- The broker, then the database, stop mid-league: runner and worker say so, wait, and finish
+  with nothing lost or doubled.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from arena.league.runner import run_league
+from arena.league.schedule import schedule
+from arena.league.standings import leaderboard
+from arena.league.workers import WORKER_HOST, CeleryExecutor
+from arena.store import LiveMatch, Match, WorkerResult, open_store
+
+from .helpers import league_of_samples, stored_games
+
+BOTS = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
+ROUNDS = 1  # 4 bots, 3 per table: 4 matches of 3 games
+
+
+def matches(store) -> list[tuple[int, str, str]]:
+    with store() as session:
+        return sorted(session.execute(select(Match.round, Match.table, Match.attempt)).all())
+
+
+class Worker:
+    """An ``arena worker`` process, its log in a file."""
+
+    def __init__(self, tmp_path: Path, name: str, broker: str, db: str, queue: str, *extra: str) -> None:
+        self.log = tmp_path / f"{name}.log"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", "worker", "--concurrency", "1", "--broker", broker, "--db", db,
+             "--queue", queue, "--runs-dir", str(tmp_path / name), *extra],
+            stdout=self.log.open("w"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.wait_for("ready")
+
+    def text(self) -> str:
+        return self.log.read_text()
+
+    def wait_for(self, words: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while words not in self.text():
+            assert self.proc.poll() is None, f"the worker ended:\n{self.text()}"
+            assert time.monotonic() < deadline, f"no {words!r} from the worker:\n{self.text()}"
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def redis_url():  # TEMPORARY until tests/conftest.py has it
+    return "redis://127.0.0.1:6379/15"
+
+
+@pytest.fixture
+def workers():
+    started: list[Worker] = []
+
+    def start(*args, **kwargs) -> Worker:
+        worker = Worker(*args, **kwargs)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+def runner(db: str, broker: str, queue: str, runs_dir: Path) -> subprocess.Popen:
+    """``arena league run l --executor celery`` in a process of its own."""
+    return subprocess.Popen([sys.executable, "-m", "arena.cli", "league", "run", "l", "--rounds", str(ROUNDS),
+                             "--executor", "celery", "--broker", broker, "--queue", queue, "--jobs", "4",
+                             "--db", db, "--runs-dir", str(runs_dir)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+
+
+@pytest.fixture(scope="module")
+def local_league(tmp_path_factory, docker_client, sample_images):
+    """The league played by the local executor: what every executor must store."""
+    tmp = tmp_path_factory.mktemp("local")
+    store = open_store(f"sqlite:///{tmp}/local.db")
+    league_of_samples(store, docker_client, deals=1)
+    run_league(store, "l", rounds=ROUNDS, jobs=2, runs_dir=tmp / "runs")
+    return stored_games(store), leaderboard(store, "l")
+
+
+def test_two_workers_store_the_games_scores_and_ratings_of_the_local_executor(
+        local_league, tmp_path, docker_client, redis_url, workers):
+    db, queue = f"sqlite:///{tmp_path}/celery.db", f"test-{uuid.uuid4().hex}"
+    store = open_store(db)
+    league_of_samples(store, docker_client, deals=1)
+    for name in ("a", "b"):
+        workers(tmp_path, name, redis_url, db, queue)
+    executor = CeleryExecutor(store, redis_url, queue)
+    try:
+        summary = run_league(store, "l", rounds=ROUNDS, jobs=2, runs_dir=tmp_path / "runs", executor=executor)
+    finally:
+        executor.close()
+    assert summary.games_run == 12 and summary.failures == 0
+    assert (stored_games(store), leaderboard(store, "l")) == local_league
+    with store() as session:
+        assert session.scalars(select(WorkerResult)).all() == []  # each taken once stored
+        assert session.scalars(select(LiveMatch)).all() == []
+        records = [Path(p) for p in session.scalars(select(Match.record_dir))]
+    # the records came back from the workers, into the runner's runs dir, and the workers kept none
+    assert all((p / "game-000.jsonl").is_file() and p.is_relative_to(tmp_path / "runs") for p in records)
+    assert not any(p.is_file() for name in ("a", "b") for p in (tmp_path / name).rglob("*"))
+    # both played (one match at a time each)
+    played = [name for name in ("a", "b") if ": written" in (tmp_path / f"{name}.log").read_text()]
+    assert played == ["a", "b"]
+    # Celery's overhead per match: from hand-over to the result in the store, past the referee's time
+    overhead = sorted(total - referee for total, referee, _, _ in executor.latency[:2])
+    assert overhead[len(overhead) // 2] < 0.5, executor.latency
+
+
+def test_a_worker_killed_mid_match_has_its_match_played_again_and_stored_once(
+        tmp_path, docker_client, redis_url, workers):
+    db, queue = f"sqlite:///{tmp_path}/kill.db", f"test-{uuid.uuid4().hex}"
+    store = open_store(db)
+    league_of_samples(store, docker_client, deals=1)
+    a = workers(tmp_path, "a", redis_url, db, queue, "--visibility-timeout", "5")
+    b = workers(tmp_path, "b", redis_url, db, queue, "--visibility-timeout", "5")
+    run = runner(db, redis_url, queue, tmp_path / "runs")
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # A's first match, playing
+            with store() as session:
+                row = session.scalar(select(LiveMatch).where(LiveMatch.pid == a.proc.pid))
+            if row is not None:
+                break
+            assert time.monotonic() < deadline, a.text()
+            time.sleep(0.05)
+        time.sleep(1)  # well into the match: its containers run
+        a.proc.kill()
+        a.proc.wait()
+        out, err = run.communicate(timeout=180)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err
+    stored = matches(store)
+    assert [(r, t) for r, t, _ in stored] == sorted((s.round, s.key) for s in schedule([1, 2, 3, 4], 3, ROUNDS))
+    assert (row.round, row.table) in {(r, t) for r, t, _ in stored}
+    killed_attempt = Path(row.record_dir).name
+    assert (row.round, row.table, killed_attempt) in stored  # the same attempt, played by B
+    assert f"{killed_attempt}: written" in b.text()
+    assert "4 match(es), 12 game(s)" in out
+    with store() as session:
+        assert session.scalars(select(WorkerResult)).all() == []
+        assert session.scalars(select(LiveMatch).where(LiveMatch.host == WORKER_HOST)).all() == []
+    # the killed worker's referee ended with it, and took its bots' containers along
+    match_id = f"l-r{row.round}-{row.table.replace(',', '-')}"
+    left = docker_client.containers.list(all=True, filters={"label": f"arena.match={match_id}"})
+    assert left == []
