@@ -36,6 +36,7 @@ import tarfile
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -179,6 +180,7 @@ class CeleryExecutor:
         each result arrives in the store. A result is deleted from the store once the caller
         has stored its match (when the generator is resumed)."""
         pending: dict[str, tuple[MatchJob, float]] = {}  # match id -> (job, when it was sent)
+        cleared: set[int] = set()
         feed, fed = iter(jobs), True
         while True:
             while fed and len(pending) < max(1, parallel):
@@ -188,6 +190,9 @@ class CeleryExecutor:
                 elif job is None:
                     break
                 else:
+                    if job.league_id not in cleared:
+                        self._db(lambda job=job: self._clear_taken(job.league_id))
+                        cleared.add(job.league_id)
                     self._send(job)
                     pending[job.spec.match_id] = (job, time.monotonic())
                     if started:
@@ -223,6 +228,16 @@ class CeleryExecutor:
         with self.store() as session:
             return list(session.scalars(select(WorkerResult).where(WorkerResult.match.in_(matches))
                                         .order_by(WorkerResult.id)))
+
+    def _clear_taken(self, league_id: int | None) -> None:
+        """Deletes the league's results whose match is stored: a runner killed between storing
+        a match and deleting its result leaves one behind, as does a second attempt."""
+        with self.store() as session, session.begin():
+            taken = select(WorkerResult.id).join(Match, (Match.league_id == WorkerResult.league_id)
+                                                 & (Match.round == WorkerResult.round)
+                                                 & (Match.table == WorkerResult.table))
+            session.execute(delete(WorkerResult).where(WorkerResult.league_id == league_id,
+                                                       WorkerResult.id.in_(taken)))
 
     def _forget(self, row_id: int) -> None:
         with self.store() as session, session.begin():
@@ -431,6 +446,10 @@ def run_worker(concurrency: int, broker: str | None, db_url: str | None, queue: 
     """Runs a Celery worker until it is stopped: ``concurrency`` matches at a time, each in a
     referee process of its own (Celery's threads pool: the threads only wait on referees)."""
     global _worker
+    # Celery's advice against root is for pickle, which this app never accepts; and a worker
+    # must drive the Docker engine, which is root's power whoever runs it
+    from celery.exceptions import SecurityWarning
+    warnings.filterwarnings("ignore", category=SecurityWarning)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     runs_dir = runs_dir.resolve()
     _clear_dead(runs_dir)
