@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup docker postgres protoc browser wheels images test thorough lint demo serve bench protos clean
+.PHONY: setup docker postgres redis protoc browser wheels images test thorough lint demo serve bench protos clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,10 @@ docker:
 ## postgres: a local PostgreSQL with the test database (root), for the store's tests on a real server
 postgres:
 	scripts/postgres-up.sh
+
+## redis: a local Redis on 127.0.0.1:6379 (root), the Celery broker of `arena worker` and of the worker tests
+redis:
+	scripts/redis-up.sh
 
 ## protoc: protoc and its plugins for C++, Java and Go, and what their output compiles against, from
 ## Debian; @grpc/proto-loader from npm for the JavaScript check (root): tests/test_protoc.py runs them
@@ -44,9 +48,9 @@ images: setup docker
 	  if [ -f "$$folder/bot.toml" ]; then $(BIN)/arena bot build "$$folder" --quiet || exit 1; fi; \
 	done
 
-## test: lint, then the whole test suite (it needs the Docker engine, the images, PostgreSQL, protoc
-## and a browser)
-test: setup lint images postgres protoc browser
+## test: lint, then the whole test suite (it needs the Docker engine, the images, PostgreSQL, Redis,
+## protoc and a browser)
+test: setup lint images postgres redis protoc browser
 	$(BIN)/python -m pytest
 
 ## thorough: the engines' property tests with 5,000 fresh random games per game and player count

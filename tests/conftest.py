@@ -1,4 +1,5 @@
 import os
+import shutil
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -7,6 +8,14 @@ from hypothesis import HealthCheck, settings
 # grpc (test modules import the Python kit, which does). With them on, a bot forked while another
 # thread is in gRPC can die of SIGSEGV before its exec.
 import referee  # noqa: F401
+from tests.services import (
+    SHARED_REDIS_URL,
+    PostgresServer,
+    RedisServer,
+    ServiceError,
+    make_postgres_template,
+    redis_answers,
+)
 
 # before any test package imports it (tests/web uses it too): its checks explain their failures
 pytest.register_assert_rewrite("tests.league.helpers")
@@ -22,3 +31,52 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# Redis and PostgreSQL servers (tests/services.py) ---------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The setup's Redis (scripts/redis-up.sh), database 15: shared by every test session on the
+    machine, so a test keeps to a queue (and keys) of its own."""
+    if not redis_answers(SHARED_REDIS_URL):
+        pytest.fail(f"these tests need the Redis at {SHARED_REDIS_URL}, which does not answer: "
+                    "run scripts/redis-up.sh as root")
+    return SHARED_REDIS_URL
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A Redis server of this test's own (a ``RedisServer``), to stop, kill and start again;
+    stopped at the end."""
+    try:
+        server = RedisServer(tmp_path / "redis")
+    except (OSError, ServiceError) as exc:
+        pytest.fail(f"could not start a private redis-server (run scripts/redis-up.sh as root): {exc}")
+    yield server
+    server.kill()
+
+
+@pytest.fixture(scope="session")
+def _postgres_template():
+    """A stopped cluster the private servers are copied from (initdb once a session); deleted
+    at the end."""
+    try:
+        template = make_postgres_template()
+    except (OSError, ServiceError) as exc:
+        pytest.fail(f"could not make a private PostgreSQL cluster (run scripts/postgres-up.sh as root): {exc}")
+    yield template
+    shutil.rmtree(template, ignore_errors=True)
+
+
+@pytest.fixture
+def private_postgres(_postgres_template):
+    """A PostgreSQL server of this test's own (a ``PostgresServer``: database ``arena`` at
+    ``.url``), to stop and start again; stopped and deleted at the end."""
+    try:
+        server = PostgresServer(_postgres_template)
+    except (OSError, ServiceError) as exc:
+        pytest.fail(f"could not start a private PostgreSQL server: {exc}")
+    yield server
+    server.remove()
