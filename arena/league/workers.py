@@ -101,7 +101,10 @@ def make_app(broker: str | None, queue: str, visibility_timeout: int = 3600) -> 
         task_acks_late=True,  # a worker that dies mid-match leaves its task to another
         task_reject_on_worker_lost=True,
         task_acks_on_failure_or_timeout=True,
-        worker_prefetch_multiplier=1,  # a free slot takes one match; a busy worker hoards none
+        # one match reserved beyond those playing: a consumer whose slots are all busy stops
+        # reading the broker, and then never notices that the broker went away (Celery 5.6 with
+        # kombu 5.7: it would not consume again after a restart)
+        worker_prefetch_multiplier=2,
         task_default_queue=queue,
         task_create_missing_queues=True,
         broker_connection_retry=True, broker_connection_retry_on_startup=True,
@@ -347,7 +350,8 @@ def play_task(payload: dict[str, Any]) -> str:
     if db(done_already):
         return f"{spec.match_id} {attempt}: stored or played already"
     failure = _images(store, payload["images"])
-    folder = _worker.runs_dir / str(os.getpid()) / spec.match_id / attempt
+    mine = _worker.runs_dir / f"{HOST}-{os.getpid()}"
+    folder = mine / spec.match_id / attempt
     result: MatchResult | None = None
     if not failure:
         bots = [int(b) for b in payload["bots"]]
@@ -367,7 +371,7 @@ def play_task(payload: dict[str, Any]) -> str:
         row["result"] = {"data": result.data, "started_at": result.started_at.isoformat(), "seconds": result.seconds,
                          "worker": {"before": t1 - t0, "after": time.perf_counter() - t2}}
     written = db(lambda: _write(store, row))
-    shutil.rmtree(_worker.runs_dir / str(os.getpid()) / spec.match_id, ignore_errors=True)
+    shutil.rmtree(mine / spec.match_id, ignore_errors=True)
     return f"{spec.match_id} {attempt}: " + ("written" if written else "written by another worker first") + \
         (f" ({failure})" if failure else "")
 
@@ -466,13 +470,15 @@ def run_worker(concurrency: int, broker: str | None, db_url: str | None, queue: 
 
 
 def _clear_dead(runs_dir: Path) -> None:
-    """Removes the records folders of this host's worker processes that are gone."""
+    """Removes the records folders of this host's worker processes that are gone (folders are
+    named host-pid: workers of several hosts or containers may share a runs dir)."""
     if not runs_dir.is_dir():
         return
     for folder in runs_dir.iterdir():
-        if folder.name.isdigit():
+        host, _, pid = folder.name.rpartition("-")
+        if host == HOST and pid.isdigit():
             try:
-                os.kill(int(folder.name), 0)
+                os.kill(int(pid), 0)
             except ProcessLookupError:
                 shutil.rmtree(folder, ignore_errors=True)
             except PermissionError:

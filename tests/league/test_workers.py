@@ -68,11 +68,6 @@ class Worker:
 
 
 @pytest.fixture
-def redis_url():  # TEMPORARY until tests/conftest.py has it
-    return "redis://127.0.0.1:6379/15"
-
-
-@pytest.fixture
 def workers():
     started: list[Worker] = []
 
@@ -86,10 +81,10 @@ def workers():
         worker.stop()
 
 
-def runner(db: str, broker: str, queue: str, runs_dir: Path) -> subprocess.Popen:
+def runner(db: str, broker: str, queue: str, runs_dir: Path, jobs: int = 4) -> subprocess.Popen:
     """``arena league run l --executor celery`` in a process of its own."""
     return subprocess.Popen([sys.executable, "-m", "arena.cli", "league", "run", "l", "--rounds", str(ROUNDS),
-                             "--executor", "celery", "--broker", broker, "--queue", queue, "--jobs", "4",
+                             "--executor", "celery", "--broker", broker, "--queue", queue, "--jobs", str(jobs),
                              "--db", db, "--runs-dir", str(runs_dir)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
 
@@ -171,3 +166,48 @@ def test_a_worker_killed_mid_match_has_its_match_played_again_and_stored_once(
     match_id = f"l-r{row.round}-{row.table.replace(',', '-')}"
     left = docker_client.containers.list(all=True, filters={"label": f"arena.match={match_id}"})
     assert left == []
+
+
+def wait_until(condition, what: str, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {timeout} s for {what}"
+        time.sleep(0.1)
+
+
+def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_doubled(
+        local_league, tmp_path, docker_client, private_redis, private_postgres, workers):
+    store = open_store(private_postgres.url)
+    league_of_samples(store, docker_client, deals=1)
+    worker = workers(tmp_path, "w", private_redis.url, private_postgres.url, "arena")
+    err = tmp_path / "runner.err"
+    # one match in flight: the runner needs the broker again between matches
+    run = subprocess.Popen([sys.executable, "-m", "arena.cli", "league", "run", "l", "--rounds", str(ROUNDS),
+                            "--executor", "celery", "--broker", private_redis.url, "--jobs", "1",
+                            "--db", private_postgres.url, "--runs-dir", str(tmp_path / "runs")],
+                           stdout=subprocess.PIPE, stderr=err.open("w"), stdin=subprocess.DEVNULL, text=True)
+    try:
+        stored = lambda: len(matches(store))  # noqa: E731
+        wait_until(lambda: stored() >= 1, "the first match")
+        private_redis.stop()  # gracefully: it saves its queue, as a broker that restarts does
+        wait_until(lambda: "does not answer" in err.read_text(), "the runner to miss the broker")
+        time.sleep(4)
+        private_redis.start()
+        wait_until(lambda: stored() >= 2, "a match once the broker is back")
+        private_postgres.stop()
+        wait_until(lambda: err.read_text().count("does not answer") >= 2, "the runner to miss the database")
+        time.sleep(3)
+        private_postgres.start()
+        out, _ = run.communicate(timeout=180)
+    finally:
+        run.kill()
+    said = err.read_text()
+    assert run.returncode == 0, said
+    broker, database = f"the broker at {private_redis.url}", "the database at postgresql+psycopg://arena:***@"
+    assert f"{broker} does not answer" in said and f"{broker} answers again" in said, said
+    assert f"{database}" in said and said.count("answers again") >= 2, said
+    assert "4 match(es), 12 game(s)" in out
+    # every match once, the very games and ratings of the local executor
+    assert (stored_games(store), leaderboard(store, "l")) == local_league
+    with store() as session:
+        assert session.scalars(select(WorkerResult)).all() == []
