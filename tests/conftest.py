@@ -15,6 +15,7 @@ from tests.services import (
     ServiceError,
     make_postgres_template,
     redis_answers,
+    sweep,
 )
 
 # before any test package imports it (tests/web uses it too): its checks explain their failures
@@ -46,8 +47,14 @@ def redis_url() -> str:
     return SHARED_REDIS_URL
 
 
+@pytest.fixture(scope="session")
+def _services_swept() -> None:
+    """Once a session, before its first private server: what killed sessions left (tests/services.py)."""
+    sweep()
+
+
 @pytest.fixture
-def private_redis(tmp_path):
+def private_redis(tmp_path, _services_swept):
     """A Redis server of this test's own (a ``RedisServer``), to stop, kill and start again;
     stopped at the end."""
     try:
@@ -59,7 +66,7 @@ def private_redis(tmp_path):
 
 
 @pytest.fixture(scope="session")
-def _postgres_template():
+def _postgres_template(_services_swept):
     """A stopped cluster the private servers are copied from (initdb once a session); deleted
     at the end."""
     try:

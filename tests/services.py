@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -22,6 +23,7 @@ import redis.exceptions
 
 SHARED_REDIS_URL = "redis://127.0.0.1:6379/15"  # the tests' database of the setup's Redis
 START_TIMEOUT = 30.0  # seconds; a loaded machine starts a server in well under one
+OWNER = "owner"  # in each server's folder: the pid of the test process it belongs to
 
 
 class ServiceError(RuntimeError):
@@ -67,6 +69,7 @@ class RedisServer:
         self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.log = self.directory / "redis.log"
+        (self.directory / OWNER).write_text(str(os.getpid()))  # for sweep(), should this process be killed
         self._process: subprocess.Popen | None = None
         self.start()
 
@@ -146,14 +149,81 @@ def _scratch() -> str | None:
     return "/dev/shm" if stat.f_bavail * stat.f_frsize > 512 * 2**20 and os.access("/dev/shm", os.W_OK) else None
 
 
+def _cluster_dir(prefix: str) -> Path:
+    root = Path(tempfile.mkdtemp(prefix=prefix, dir=_scratch()))
+    (root / OWNER).write_text(str(os.getpid()))
+    _own_by_postgres(root)
+    return root
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def sweep() -> int:
+    """Removes what killed test sessions left behind (their servers outlive them: PostgreSQL
+    detaches, and a redis-server is orphaned): clusters whose owner process is gone, their
+    server stopped first (they are in memory, in /dev/shm), and redis-servers of a pytest
+    ``tmp_path`` that lost their parent. Another live session's servers are left alone.
+    Returns how many were removed."""
+    removed = 0
+    for root in Path(_scratch() or tempfile.gettempdir()).glob("arena-pg-*"):
+        try:
+            owner = int((root / OWNER).read_text())
+        except (OSError, ValueError):
+            continue  # not made here, or being made
+        if _alive(owner):
+            continue
+        try:
+            pid = int((root / "data" / "postmaster.pid").read_text().split("\n", 1)[0])
+        except (OSError, ValueError):
+            pid = 0
+        if pid and _comm(pid) == "postgres":
+            os.kill(pid, signal.SIGQUIT)  # an immediate shutdown
+            deadline = time.monotonic() + 10
+            while _alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.02)
+        shutil.rmtree(root, ignore_errors=True)
+        removed += 1
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if _comm(int(proc.name)) != "redis-server":
+                continue
+            # a redis-server works in its --dir, where RedisServer wrote its owner (a redis-server
+            # rewrites its command line); pytest may have deleted that folder since
+            cwd = os.readlink(proc / "cwd")
+            if cwd.endswith(" (deleted)"):
+                orphan = "/pytest-of-" in cwd and (proc / "stat").read_text().rsplit(")", 1)[1].split()[1] == "1"
+            else:
+                orphan = not _alive(int((Path(cwd) / OWNER).read_text()))
+            if orphan:
+                os.kill(int(proc.name), signal.SIGKILL)
+                removed += 1
+        except (OSError, ValueError, IndexError):
+            continue  # not ours, or gone
+    return removed
+
+
 def make_postgres_template() -> Path:
     """A stopped cluster to copy each private server from (initdb costs two seconds, a copy a
     quarter of one): the superuser ``arena`` with password ``arena`` (SCRAM over TCP, no Unix
     socket), a database ``arena``, on the loopback only, without fsync (tests lose nothing
     to a killed process, and never power)."""
     binaries = postgres_bin()
-    root = Path(tempfile.mkdtemp(prefix="arena-pg-template-", dir=_scratch()))
-    _own_by_postgres(root)
+    root = _cluster_dir("arena-pg-template-")
     (root / "password").write_text("arena\n")
     _own_by_postgres(root / "password")
     data = root / "data"
@@ -186,8 +256,7 @@ class PostgresServer:
         self.binaries = postgres_bin()
         self.port = port or free_port()
         self.url = f"postgresql+psycopg://arena:arena@127.0.0.1:{self.port}/arena"
-        self.root = Path(tempfile.mkdtemp(prefix="arena-pg-", dir=_scratch()))
-        _own_by_postgres(self.root)
+        self.root = _cluster_dir("arena-pg-")
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         # cp -a keeps the owner (postgres) and the data folder's mode (0700), which the server checks
