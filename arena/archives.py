@@ -248,7 +248,7 @@ class _Damaged(Exception):
 
 def _unpacked(store: Store, archive: ImageArchive, problem: list[str]) -> Iterator[bytes]:
     """The archive's tar, gunzipped as its chunks are read one by one in order. Raises
-    :class:`_Damaged` (aborting the upload, so the engine loads nothing) when a chunk is
+    :class:`_Damaged` (which aborts the upload to the engine) when a chunk is
     missing or the gzip stream is corrupt or truncated."""
     unpacker = zlib.decompressobj(31)
     for seq in range(archive.chunks):
@@ -261,13 +261,17 @@ def _unpacked(store: Store, archive: ImageArchive, problem: list[str]) -> Iterat
         if unpacker.eof:
             problem.append(f"it has data after the end of its gzip stream (chunk {seq})")
             raise _Damaged
-        try:
-            out = unpacker.decompress(data)
-        except zlib.error as exc:
-            problem.append(f"its gzip stream is corrupt in chunk {seq} ({exc})")
-            raise _Damaged from None
-        if out:
-            yield out
+        while True:  # a little at a time: a chunk of zeros gunzips to a thousand times its size
+            try:
+                out = unpacker.decompress(data, READ_BYTES)
+            except zlib.error as exc:
+                problem.append(f"its gzip stream is corrupt in chunk {seq} ({exc})")
+                raise _Damaged from None
+            data = unpacker.unconsumed_tail
+            if out:
+                yield out
+            if unpacker.eof or (not data and len(out) < READ_BYTES):
+                break
     if not unpacker.eof:
         problem.append("its gzip stream is truncated")
         raise _Damaged
@@ -366,9 +370,8 @@ def _show(image: str) -> str:
 
 
 def _redo(image_id: str) -> str:
-    return (f"; to archive it again, delete it (DELETE FROM image_chunks WHERE image_id = '{image_id}'; "
-            f"DELETE FROM image_archives WHERE image_id = '{image_id}') and run `arena images archive` on a "
-            "host that has the image")
+    return (f"; delete its rows from image_archives and image_chunks (image_id = '{image_id}') and run "
+            "`arena images archive` on a host that has the image")
 
 
 def _where(store: Store) -> str:

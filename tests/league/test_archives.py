@@ -5,8 +5,11 @@ refused; several threads load an image once; a moved tag is put back. The images
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import subprocess
+import sys
 import tarfile
 import threading
 import uuid
@@ -14,7 +17,7 @@ import uuid
 import docker.errors
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, event, func, select, update
 
 from arena.archives import ArchiveError, archive_image, delete_archive, ensure_image, has_archive
 from arena.cli import main as arena
@@ -50,10 +53,8 @@ def tiny(docker_client):
 
     yield make
     for image_id in made:
-        try:
+        with contextlib.suppress(docker.errors.ImageNotFound):
             docker_client.images.remove(image_id, force=True)
-        except docker.errors.ImageNotFound:
-            pass
 
 
 def remove(client, image_id: str) -> None:
@@ -158,6 +159,34 @@ def test_threads_asking_for_one_image_at_once_load_it_once(store, docker_client,
         thread.join()
     assert sorted(results) == ["loaded", "present"]
     assert docker_client.images.get(tag).id == image_id
+
+
+def test_two_hosts_archiving_one_image_at_once_end_with_one_archive(store, db_url, docker_client, tiny, tmp_path):
+    """The other host is a process with a lock folder of its own; it archives the image while
+    this one is about to add its archive row. Chunks a dead archiver left long ago are removed,
+    a live one's are not."""
+    tag, image_id = tiny()
+    hex64 = image_id.removeprefix("sha256:")
+    dead, live = f"{hex64}.00000001.aaaaaa", f"{hex64}.ffffffff.bbbbbb"
+    with store() as session, session.begin():
+        session.add_all([ImageChunk(image_id=key, seq=0, data=b"left behind") for key in (dead, live)])
+    code = ("from arena.archives import archive_image; from arena.store import open_store; "
+            f"print(archive_image(open_store({db_url!r}), {tag!r}, {image_id!r}, chunk_bytes={SMALL}))")
+    other: list[subprocess.CompletedProcess] = []
+
+    def other_host_first(connection, cursor, statement, *args) -> None:
+        if statement.startswith("INSERT INTO image_archives") and not other:
+            other.append(subprocess.run([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)},
+                                        capture_output=True, text=True, timeout=120))
+
+    event.listen(store.engine, "before_cursor_execute", other_host_first)
+    assert archive_image(store, tag, image_id, docker_client, chunk_bytes=SMALL) is False
+    assert other[0].stdout == "True\n", other[0].stderr
+    with store() as session:
+        assert session.scalar(select(func.count()).select_from(ImageArchive)) == 1
+        assert set(session.scalars(select(ImageChunk.image_id))) == {image_id, live}
+    remove(docker_client, image_id)
+    assert ensure_image(store, tag, image_id, docker_client) == "loaded"
 
 
 def test_a_tag_moved_to_another_image_is_put_back(store, docker_client, tiny):
