@@ -1,4 +1,4 @@
-"""``arena images``: the local base images bots are built on."""
+"""``arena images``: the local base images bots are built on, and bot images kept in the store."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import click
 from referee.sandbox import docker_client
 
 from ..images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_bases, build_wheels
-from .options import user_errors
+from .options import user_errors, with_store
 
 
 @click.group()
@@ -34,6 +34,57 @@ def list_images() -> None:
     """Show the base images and whether they exist."""
     for image, present in base_image_status(docker_client()):
         click.echo(f"{image.tag:<32} {'present' if present else 'missing':<8} {image.description}")
+
+
+@images.command("archive")
+@click.argument("bots", nargs=-1, metavar="[BOT[@VERSION]]...")
+@click.option("--all", "every", is_flag=True, help="Every registered bot that is not retired.")
+@with_store(create=False)
+@user_errors
+def archive(bots: tuple[str, ...], every: bool, store) -> None:
+    """Keep the images of registered bots in the store (gzipped `docker save`s), from this
+    host's Docker engine, so that `arena worker`s on hosts without them can load them. A
+    bot's image must be the one it was registered with; images archived already are skipped.
+
+    Exit status 1 when an image cannot be archived (the others still are)."""
+    from sqlalchemy import select
+
+    from referee.textlog import printable
+
+    from ..archives import ArchiveError, archive_bot
+    from ..league import find_bot
+    from ..store import Bot
+
+    if not bots and not every:
+        raise click.UsageError("name the bots (NAME or NAME@VERSION), or give --all")
+    with store() as session:
+        chosen = list(session.scalars(select(Bot).where(Bot.retired_at.is_(None)).order_by(Bot.name, Bot.id))) \
+            if every else []
+        chosen += [find_bot(session, label) for label in bots]
+    failed = 0
+    engine = docker_client(timeout=600)
+    try:
+        for bot in {b.id: b for b in chosen}.values():
+            name = f"{printable(bot.label, 100)} ({printable(bot.image, 200)})"
+            try:
+                done = archive_bot(store, bot, engine)
+            except ArchiveError as exc:
+                failed += 1
+                click.echo(f"{name}: {exc}", err=True)
+                continue
+            if done.written:
+                click.echo(f"{name}: archived, {mib(done.size)} gzipped from a {mib(done.image_size)} image "
+                           f"in {done.seconds:.1f} s")
+            else:
+                click.echo(f"{name}: archived already ({mib(done.size)})")
+    finally:
+        engine.close()
+    if failed:
+        raise click.ClickException(f"{failed} image(s) could not be archived")
+
+
+def mib(size: int) -> str:
+    return f"{size / (1 << 20):.1f} MiB"
 
 
 @images.command("wheels")

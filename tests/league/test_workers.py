@@ -191,12 +191,14 @@ def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_dou
         wait_until(lambda: stored() >= 1, "the first match")
         private_redis.stop()  # gracefully: it saves its queue, as a broker that restarts does
         wait_until(lambda: "does not answer" in err.read_text(), "the runner to miss the broker")
-        time.sleep(4)
+        wait_until(lambda: "Connection to broker lost" in worker.text() or "Cannot connect to redis" in worker.text(),
+                   "the worker to miss the broker")
         private_redis.start()
         wait_until(lambda: stored() >= 2, "a match once the broker is back")
         private_postgres.stop()
         wait_until(lambda: err.read_text().count("does not answer") >= 2, "the runner to miss the database")
-        time.sleep(3)
+        # the worker finds out at the latest as it writes its match's result, which waits for the database
+        wait_until(lambda: "database at postgresql" in worker.text(), "the worker to miss the database")
         private_postgres.start()
         out, _ = run.communicate(timeout=180)
     finally:
@@ -207,6 +209,7 @@ def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_dou
     assert f"{broker} does not answer" in said and f"{broker} answers again" in said, said
     assert f"{database}" in said and said.count("answers again") >= 2, said
     assert "4 match(es), 12 game(s)" in out
+    assert "does not answer" in worker.text() and "answers again" in worker.text()
     # every match once, the very games and ratings of the local executor
     assert (stored_games(store), leaderboard(store, "l")) == local_league
     with store() as session:
