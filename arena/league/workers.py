@@ -454,6 +454,8 @@ def run_worker(concurrency: int, broker: str | None, db_url: str | None, queue: 
     # must drive the Docker engine, which is root's power whoever runs it
     from celery.exceptions import SecurityWarning
     warnings.filterwarnings("ignore", category=SecurityWarning)
+    # about a default that changes in Celery 6: this app sets it (matches play on; see make_app)
+    warnings.filterwarnings("ignore", message="(?s).*worker_cancel_long_running_tasks_on_connection_loss")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     runs_dir = runs_dir.resolve()
     _clear_dead(runs_dir)

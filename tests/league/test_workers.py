@@ -198,7 +198,7 @@ def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_dou
         private_postgres.stop()
         wait_until(lambda: err.read_text().count("does not answer") >= 2, "the runner to miss the database")
         # the worker finds out at the latest as it writes its match's result, which waits for the database
-        wait_until(lambda: "database at postgresql" in worker.text(), "the worker to miss the database")
+        wait_until(lambda: "does not answer" in worker.text(), "the worker to miss the database")
         private_postgres.start()
         out, _ = run.communicate(timeout=180)
     finally:
@@ -209,6 +209,7 @@ def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_dou
     assert f"{broker} does not answer" in said and f"{broker} answers again" in said, said
     assert f"{database}" in said and said.count("answers again") >= 2, said
     assert "4 match(es), 12 game(s)" in out
+    assert "the database at postgresql+psycopg://arena:***@" in worker.text()
     assert "does not answer" in worker.text() and "answers again" in worker.text()
     # every match once, the very games and ratings of the local executor
     assert (stored_games(store), leaderboard(store, "l")) == local_league
