@@ -142,7 +142,7 @@ class CeleryExecutor:
         self.broker = broker_url(broker)
         self.app = make_app(self.broker, queue)
         self.say = say or stderr
-        self.images: dict[tuple[str, str], str] = {}  # (name, version) -> image ID
+        self.images: dict[str, str] = {}  # a bot's image -> its registered image ID
         self.archived: set[str] = set()  # image IDs archived by this runner
         # per match: seconds from hand-over to result seen, the referee's, and the worker's own
         # before and after it (for bench/workers.py)
@@ -150,6 +150,12 @@ class CeleryExecutor:
 
     def close(self) -> None:
         self.app.close()
+
+    def __enter__(self) -> CeleryExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- talking to the broker and the store, waiting while they are down ----------------------
     def _db(self, action: Callable[[], T]) -> T:
@@ -163,17 +169,17 @@ class CeleryExecutor:
                  f"the broker at {shown_url(self.broker)}", broker_errors(), self.say)
 
     def _payload(self, job: MatchJob) -> dict[str, Any]:
-        bots = [(b.name, b.version) for b in job.spec.bots]
-        missing = [key for key in bots if key not in self.images]
+        missing = {b.image for b in job.spec.bots} - self.images.keys()
         if missing:
             def read() -> None:
                 with self.store() as session:
-                    for bot in session.scalars(select(Bot).where(Bot.name.in_({n for n, _ in missing}))):
-                        self.images[bot.name, bot.version] = bot.image_digest
+                    for image, image_id in session.execute(select(Bot.image, Bot.image_digest)
+                                                           .where(Bot.image.in_(missing))):
+                        self.images[image] = image_id
             self._db(read)
         return {"v": PAYLOAD_VERSION, "league_id": job.league_id, "round": job.slot.round, "table": job.slot.key,
                 "bots": list(job.slot.table), "attempt": job.attempt, "spec": job.spec.to_dict(),
-                "images": [[b.image, self.images.get((b.name, b.version), "")] for b in job.spec.bots]}
+                "images": [[b.image, self.images.get(b.image, "")] for b in job.spec.bots]}
 
     # -- playing -------------------------------------------------------------------------------------
     def play(self, jobs: Iterable[MatchJob | None], parallel: int,
@@ -294,11 +300,8 @@ def make_executor(kind: str, store: Store, broker: str | None = None, queue: str
     if kind == "local":
         yield LocalExecutor()
         return
-    executor = CeleryExecutor(store, broker, queue)
-    try:
+    with CeleryExecutor(store, broker, queue) as executor:
         yield executor
-    finally:
-        executor.close()
 
 
 # -- the worker's side -------------------------------------------------------------------------

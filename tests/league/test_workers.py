@@ -9,6 +9,8 @@ processes, real referees and containers, SQLite and a real PostgreSQL that is st
 
 from __future__ import annotations
 
+import contextlib
+import io
 import signal
 import subprocess
 import sys
@@ -16,18 +18,23 @@ import time
 import uuid
 from pathlib import Path
 
+import docker.errors
 import pytest
 from sqlalchemy import select
 
+from arena.archives import archive_image, delete_archive
+from arena.league import create_league, join_league, register_bot
+from arena.league.ladder import run_ladder
 from arena.league.runner import run_league
-from arena.league.schedule import schedule
-from arena.league.standings import leaderboard
-from arena.league.workers import WORKER_HOST, CeleryExecutor
+from arena.league.schedule import ScheduleOptions, schedule
+from arena.league.standings import leaderboard, rebuild_ratings
+from arena.league.workers import HOST, WORKER_HOST, CeleryExecutor
 from arena.store import LiveMatch, Match, WorkerResult, open_store
+from referee import RefereeFailed
 
-from .helpers import league_of_samples, stored_games
+from ..docker_fixtures import TEST_IMAGES
+from .helpers import SECRET, league_of_samples, stored_games
 
-BOTS = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
 ROUNDS = 1  # 4 bots, 3 per table: 4 matches of 3 games
 
 
@@ -109,20 +116,30 @@ def test_two_workers_store_the_games_scores_and_ratings_of_the_local_executor(
     executor = CeleryExecutor(store, redis_url, queue)
     try:
         summary = run_league(store, "l", rounds=ROUNDS, jobs=2, runs_dir=tmp_path / "runs", executor=executor)
+        played = (stored_games(store), leaderboard(store, "l"))
+        # a ladder of the same bots on the same workers: one duplicate cycle, its ratings as they
+        # were written as each match was stored, equal to the ratings rebuilt from its games
+        create_league(store, "lad", "prohis", 3, {}, ScheduleOptions(deals=1, format="ladder"), secret=SECRET)
+        for bot in ("random@1.0.0", "first-legal@1.0.0", "prohis-heuristic@1.0.0"):
+            join_league(store, "lad", bot)
+        status = run_ladder(store, "lad", jobs=2, runs_dir=tmp_path / "runs", until=9, executor=executor)
+        assert (status.matches_run, status.games_run, status.cycles) == (3, 9, 1)
+        incremental = leaderboard(store, "lad")
+        rebuild_ratings(store, "lad")
+        assert leaderboard(store, "lad") == incremental
     finally:
         executor.close()
     assert summary.games_run == 12 and summary.failures == 0
-    assert (stored_games(store), leaderboard(store, "l")) == local_league
+    assert played == local_league
     with store() as session:
         assert session.scalars(select(WorkerResult)).all() == []  # each taken once stored
         assert session.scalars(select(LiveMatch)).all() == []
-        records = [Path(p) for p in session.scalars(select(Match.record_dir))]
+        records = [Path(p) for p in session.scalars(select(Match.record_dir).where(Match.league_id == 1))]
     # the records came back from the workers, into the runner's runs dir, and the workers kept none
     assert all((p / "game-000.jsonl").is_file() and p.is_relative_to(tmp_path / "runs") for p in records)
     assert not any(p.is_file() for name in ("a", "b") for p in (tmp_path / name).rglob("*"))
     # both played (one match at a time each)
-    played = [name for name in ("a", "b") if ": written" in (tmp_path / f"{name}.log").read_text()]
-    assert played == ["a", "b"]
+    assert [name for name in ("a", "b") if ": written" in (tmp_path / f"{name}.log").read_text()] == ["a", "b"]
     # Celery's overhead per match: from hand-over to the result in the store, past the referee's time
     overhead = sorted(total - referee for total, referee, _, _ in executor.latency[:2])
     assert overhead[len(overhead) // 2] < 0.5, executor.latency
@@ -215,3 +232,41 @@ def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_dou
     assert (stored_games(store), leaderboard(store, "l")) == local_league
     with store() as session:
         assert session.scalars(select(WorkerResult)).all() == []
+
+
+def test_a_worker_loads_a_bot_image_it_lacks_from_the_store_and_a_missing_one_is_named(
+        tmp_path, docker_client, redis_url, workers, sample_images):
+    """One engine here plays both hosts: the image is archived, then removed, as on a worker
+    host that never had it."""
+    tag = f"{TEST_IMAGES}/lacking:{uuid.uuid4().hex[:8]}"
+    base = docker_client.images.get(sample_images["random"])
+    image_id = docker_client.images.build(  # the random bot under an image ID of its own
+        fileobj=io.BytesIO(f"FROM {base.id}\nLABEL arena.test.lacking={tag}\n".encode()), tag=tag, rm=True)[0].id
+    db, queue = f"sqlite:///{tmp_path}/images.db", f"test-{uuid.uuid4().hex}"
+    store = open_store(db)
+    league_of_samples(store, docker_client, deals=1, folders=("first_legal", "prohis_heuristic"))
+    register_bot(store, name="lacking", version="1", image=tag, image_digest=image_id, language="python",
+                 author="test", games=[], league="l")
+    worker = workers(tmp_path, "w", redis_url, db, queue)
+    try:
+        assert archive_image(store, tag, image_id)
+        docker_client.images.remove(tag)
+        with CeleryExecutor(store, redis_url, queue) as executor:
+            summary = run_league(store, "l", rounds=1, jobs=1, runs_dir=tmp_path / "runs", executor=executor)
+        assert (summary.games_run, summary.failures) == (3, 0)
+        assert docker_client.images.get(tag).id == image_id  # loaded, with the registered ID
+        assert f"loaded {tag} ({image_id}) from the store's archive" in (tmp_path / "w.log").read_text()
+
+        # neither the worker nor this host has it, nor the store: the run says which image and where
+        delete_archive(store, image_id)
+        docker_client.images.remove(tag)
+        said: list[str] = []
+        with CeleryExecutor(store, redis_url, queue, say=said.append) as executor, \
+                pytest.raises(RefereeFailed, match=f"a worker lacks the image {tag} \\({image_id}\\), and it cannot "
+                                                   "be archived from this host"):
+            run_league(store, "l", rounds=2, jobs=1, runs_dir=tmp_path / "runs", executor=executor)
+        assert said == [f"worker {HOST}:{worker.proc.pid} lacks the image {tag}: archiving it in the store"]
+        assert len(matches(store)) == 1
+    finally:
+        with contextlib.suppress(docker.errors.ImageNotFound):
+            docker_client.images.remove(tag)
