@@ -32,7 +32,8 @@ def worker(concurrency: int | None, broker: str | None, db_url: str | None, queu
 
     Each match runs in a referee process of its own, with its bots' containers, on this host's
     Docker engine. A bot image the engine lacks is loaded from the store's archive of it. Stop
-    it with Ctrl-C or SIGTERM (it finishes its matches first; a second one stops at once)."""
+    it with Ctrl-C or SIGTERM: it finishes its matches in hand first; a second Ctrl-C, or
+    SIGQUIT, stops it at once (its matches are played again elsewhere). See docs/deploy.md."""
     from ..league.workers import run_worker
 
     run_worker(concurrency=concurrency or len(cpu.allowed()), broker=broker, db_url=db_url, queue=queue,
