@@ -57,6 +57,7 @@ from .waiting import DB_DOWN, retrying, stderr, store_name
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 TASK = "arena.play_match"
 PAYLOAD_VERSION = 1
+QUIET = 30.0  # seconds without news of any match in flight before the runner asks where the workers are
 POLL = 0.02  # seconds between the runner's looks for results: small against a match's seconds
 MISSING_IMAGE = "missing image: "  # a WorkerResult.failure the runner answers by archiving the image
 HOST = socket.gethostname()
@@ -137,13 +138,15 @@ class CeleryExecutor:
     remote = True
 
     def __init__(self, store: Store, broker: str | None = None, queue: str = "arena",
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: Callable[[str], None] | None = None, quiet: float = QUIET) -> None:
         self.store, self.queue = store, queue
         self.broker = broker_url(broker)
         self.app = make_app(self.broker, queue)
         self.say = say or stderr
         self.images: dict[str, str] = {}  # a bot's image -> its registered image ID
         self.archived: set[str] = set()  # image IDs archived by this runner
+        self.news = time.monotonic()  # when a match in flight last started or ended
+        self.quiet = quiet
         # per match: seconds from hand-over to result seen, the referee's, and the worker's own
         # before and after it (for bench/workers.py)
         self.latency: list[tuple[float, float, float, float]] = []
@@ -204,6 +207,8 @@ class CeleryExecutor:
                         cleared.add(job.league_id)
                     self._send(job)
                     pending[job.spec.match_id] = (job, time.monotonic())
+                    if len(pending) == 1:
+                        self.news = time.monotonic()
                     if started:
                         started(job)
             if not pending:
@@ -212,8 +217,10 @@ class CeleryExecutor:
                 continue  # the feed had nothing while nothing runs: it waited, ask again
             rows = self._db(lambda: self._results(list(pending)))
             if not rows:
+                self._quiet(pending)
                 time.sleep(POLL)
                 continue
+            self.news = time.monotonic()
             for row in rows:
                 if row.match not in pending:
                     continue  # a second attempt's result: the first one was taken
@@ -232,6 +239,24 @@ class CeleryExecutor:
                                          own.get("after", 0.0)))
                 yield job, outcome
                 self._db(lambda row=row: self._forget(row.id))
+
+    def _quiet(self, pending: dict[str, tuple[MatchJob, float]]) -> None:
+        """Says so when no worker has started any of the matches in flight for a while: no worker
+        listens on this queue, or the workers use another store."""
+        if time.monotonic() - self.news < self.quiet:
+            return
+        self.news = time.monotonic()
+        slots = {(job.league_id, job.slot.round, job.slot.key) for job, _ in pending.values()}
+
+        def playing() -> bool:
+            with self.store() as session:
+                rows = session.execute(select(LiveMatch.league_id, LiveMatch.round, LiveMatch.table)).all()
+            return any(tuple(row) in slots for row in rows)
+
+        if not self._db(playing):
+            self.say(f"no worker has played a match of queue {printable(self.queue)} for {self.quiet:g} s: is an "
+                     f"`arena worker --queue {printable(self.queue)}` running, with broker "
+                     f"{shown_url(self.broker)} and {store_name(self.store)}?")
 
     def _results(self, matches: list[str]) -> list[WorkerResult]:
         with self.store() as session:
@@ -335,9 +360,22 @@ def play_task(payload: dict[str, Any]) -> str:
     if payload.get("v") != PAYLOAD_VERSION:
         raise ValueError(f"a task of payload version {payload.get('v')!r}; this worker reads {PAYLOAD_VERSION}")
     store = _worker.open()
-    spec = parse_spec(payload["spec"])
     league_id, round_, table, attempt = (int(payload["league_id"]), int(payload["round"]), str(payload["table"]),
                                          str(payload["attempt"]))
+    match_id = str(payload["spec"]["match_id"])
+    try:
+        return _play(store, payload, league_id, round_, table, attempt, t0)
+    except Exception as exc:  # noqa: BLE001 - the runner waits for this match: tell it, then re-raise for the log
+        failure = f"worker {HOST} could not play {match_id}: {type(exc).__name__}: {exc}"
+        row = dict(league_id=league_id, round=round_, table=table, match=match_id, attempt=attempt,
+                   worker=f"{HOST}:{os.getpid()}", failure=failure, result={}, records=b"")
+        retrying(lambda: _write(store, row), store_name(store), DB_DOWN, log.warning)
+        raise
+
+
+def _play(store: Store, payload: dict[str, Any], league_id: int, round_: int, table: str, attempt: str,
+          t0: float) -> str:
+    spec = parse_spec(payload["spec"])
     what = store_name(store)
 
     def db(action: Callable[[], T]) -> T:
@@ -387,7 +425,7 @@ def _images(store: Store, images: list[list[str]]) -> str:
         if not image_id:
             continue  # a bot the runner found no ID for: the referee says if the image is missing
         try:
-            got = retrying(lambda image=image, image_id=image_id: ensure_image(store, image, image_id),
+            got = retrying(lambda image=image, image_id=image_id: ensure_image(store, image, image_id, _engine()),
                            store_name(store), DB_DOWN, log.warning)
         except ArchiveError as exc:
             if not retrying(lambda image_id=image_id: has_archive(store, image_id), store_name(store), DB_DOWN,
@@ -397,6 +435,19 @@ def _images(store: Store, images: list[list[str]]) -> str:
         if got == "loaded":
             log.info("loaded %s (%s) from the store's archive", printable(image), image_id)
     return ""
+
+
+_engines = threading.local()
+
+
+def _engine() -> Any:
+    """This thread's client of the Docker engine, made once: a new one costs a connection and
+    a ping, tens of milliseconds a match."""
+    engine = getattr(_engines, "client", None)
+    if engine is None:
+        from referee.sandbox import docker_client
+        engine = _engines.client = docker_client(timeout=600)  # loading an image takes a while
+    return engine
 
 
 def _live(store: Store, league_id: int, round_: int, table: str, bots: list[int], folder: str) -> None:

@@ -96,18 +96,8 @@ def runner(db: str, broker: str, queue: str, runs_dir: Path, jobs: int = 4) -> s
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
 
 
-@pytest.fixture(scope="module")
-def local_league(tmp_path_factory, docker_client, sample_images):
-    """The league played by the local executor: what every executor must store."""
-    tmp = tmp_path_factory.mktemp("local")
-    store = open_store(f"sqlite:///{tmp}/local.db")
-    league_of_samples(store, docker_client, deals=1)
-    run_league(store, "l", rounds=ROUNDS, jobs=2, runs_dir=tmp / "runs")
-    return stored_games(store), leaderboard(store, "l")
-
-
 def test_two_workers_store_the_games_scores_and_ratings_of_the_local_executor(
-        local_league, tmp_path, docker_client, redis_url, workers):
+        reference_league, tmp_path, docker_client, redis_url, workers):
     db, queue = f"sqlite:///{tmp_path}/celery.db", f"test-{uuid.uuid4().hex}"
     store = open_store(db)
     league_of_samples(store, docker_client, deals=1)
@@ -130,7 +120,7 @@ def test_two_workers_store_the_games_scores_and_ratings_of_the_local_executor(
     finally:
         executor.close()
     assert summary.games_run == 12 and summary.failures == 0
-    assert played == local_league
+    assert played == reference_league
     with store() as session:
         assert session.scalars(select(WorkerResult)).all() == []  # each taken once stored
         assert session.scalars(select(LiveMatch)).all() == []
@@ -185,6 +175,11 @@ def test_a_worker_killed_mid_match_has_its_match_played_again_and_stored_once(
     assert left == []
 
 
+def has_result(store, match: str) -> bool:
+    with store() as session:
+        return session.scalar(select(WorkerResult.id).where(WorkerResult.match == match)) is not None
+
+
 def wait_until(condition, what: str, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -193,7 +188,7 @@ def wait_until(condition, what: str, timeout: float = 90) -> None:
 
 
 def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_doubled(
-        local_league, tmp_path, docker_client, private_redis, private_postgres, workers):
+        reference_league, tmp_path, docker_client, private_redis, private_postgres, workers):
     store = open_store(private_postgres.url)
     league_of_samples(store, docker_client, deals=1)
     worker = workers(tmp_path, "w", private_redis.url, private_postgres.url, "arena")
@@ -229,7 +224,7 @@ def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_dou
     assert "the database at postgresql+psycopg://arena:***@" in worker.text()
     assert "does not answer" in worker.text() and "answers again" in worker.text()
     # every match once, the very games and ratings of the local executor
-    assert (stored_games(store), leaderboard(store, "l")) == local_league
+    assert (stored_games(store), leaderboard(store, "l")) == reference_league
     with store() as session:
         assert session.scalars(select(WorkerResult)).all() == []
 
@@ -267,6 +262,34 @@ def test_a_worker_loads_a_bot_image_it_lacks_from_the_store_and_a_missing_one_is
             run_league(store, "l", rounds=2, jobs=1, runs_dir=tmp_path / "runs", executor=executor)
         assert said == [f"worker {HOST}:{worker.proc.pid} lacks the image {tag}: archiving it in the store"]
         assert len(matches(store)) == 1
+
+        # a task the worker cannot play at all becomes a failure the runner reads, not a silence
+        with CeleryExecutor(store, redis_url, queue) as executor:
+            executor.app.send_task("arena.play_match", queue=queue, args=[{
+                "v": 1, "league_id": 1, "round": 5, "table": "1,2,3", "bots": [1, 2, 3], "attempt": "a",
+                "spec": {"match_id": "l-r5-1-2-3", "game": "no-such-game"}, "images": []}])
+        wait_until(lambda: has_result(store, "l-r5-1-2-3"), "the failure of a task that cannot be played")
+        with store() as session:
+            failure = session.scalar(select(WorkerResult.failure).where(WorkerResult.match == "l-r5-1-2-3"))
+        assert failure.startswith(f"worker {HOST} could not play l-r5-1-2-3: SpecError"), failure
     finally:
         with contextlib.suppress(docker.errors.ImageNotFound):
             docker_client.images.remove(tag)
+
+
+class Said(Exception):
+    pass
+
+
+def test_a_runner_whose_matches_no_worker_takes_says_so(tmp_path, docker_client, redis_url):
+    store = open_store(f"sqlite:///{tmp_path}/alone.db")
+    league_of_samples(store, docker_client, deals=1)
+
+    def say(line: str) -> None:
+        raise Said(line)
+
+    queue = f"test-{uuid.uuid4().hex}"
+    with CeleryExecutor(store, redis_url, queue, say=say, quiet=1) as executor, \
+            pytest.raises(Said, match=f"no worker has played a match of queue {queue} for 1 s: is an `arena worker "
+                                      f"--queue {queue}` running, with broker {redis_url} and the database at sqlite"):
+        run_league(store, "l", rounds=1, jobs=1, runs_dir=tmp_path / "runs", executor=executor)

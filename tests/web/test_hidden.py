@@ -38,6 +38,7 @@ from ..docker_fixtures import ROOT, TEST_IMAGES
 from .local_match import local_match
 
 THINK_WORK = 4_000_000  # loop iterations per decision: a few hundred ms of CPU
+THINK_SECONDS = 30  # then quickly: the checks need game 0 running (about 20 s), not the whole match
 
 
 # -- what a seat was sent ---------------------------------------------------------------------------
@@ -215,7 +216,7 @@ def thinker_image(docker_client) -> str:
         shutil.copy(ROOT / "tests" / "bots" / "thinker.py", Path(context) / "thinker.py")
         (Path(context) / "Dockerfile").write_text(
             f'FROM {PYTHON_BASE.tag}\nENV PYTHONDONTWRITEBYTECODE=1\nCOPY thinker.py /bot/thinker.py\n'
-            f'CMD ["python3", "/bot/thinker.py", "{THINK_WORK}"]\n')
+            f'CMD ["python3", "/bot/thinker.py", "{THINK_WORK}", "{THINK_SECONDS}"]\n')
         docker_client.images.build(path=context, tag=tag, rm=True, forcerm=True)
     return tag
 
