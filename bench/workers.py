@@ -5,14 +5,17 @@ turn, each repeat interleaving the configurations so that the machine's noise fa
 
 - local pool, ``--jobs 1`` and ``--jobs 2``;
 - ``--executor celery`` with 1 worker and with 2 workers (``arena worker --concurrency 1``
-  each, on this machine), the runner keeping as many matches in flight as the workers play.
+  each, on this machine): once with the runner keeping twice as many matches in flight as the
+  workers play (``--jobs 2N``: a match waits for each slot, as with the default ``--jobs 16``),
+  for games/s; once with exactly as many (``--jobs N``: nothing waits in the queue), for the
+  overhead per match.
 
-Figures: games/s of each (medians), their ratios to the local pool with the same number of
-matches at once, and Celery's overhead per match: the time from handing a match to the broker
-to its result in the store, past the referee's own wall time, as a share of a match's wall
-time (median over matches; the target is under 5%), split into the worker's own work before
-and after the referee (image check, live row, packing and writing the result) and the rest
-(broker, polling, the store).
+Figures: games/s of each (medians) and their ratios to the local pool with the same number of
+matches at once; and Celery's overhead per match: the time from handing a match to the broker
+to its result in the store, past the referee's own wall time, as a share of that time (median
+over matches; the target is under 5%), split into the worker's own work before and after the
+referee (images checked, live row, packing and writing the result) and the rest (the broker,
+the runner's polling, the store).
 
 Needs the Docker engine, the sample images (``make images``) and a Redis (``scripts/redis-up.sh``;
 ``--broker`` or ``$ARENA_BROKER``, default redis://127.0.0.1:6379/0).
@@ -76,7 +79,7 @@ def start_workers(n: int, broker: str, db: str, queue: str, tmp: Path) -> list[s
     return procs
 
 
-def one_run(kind: str, n: int, rounds: int, broker: str) -> tuple[float, list[tuple[float, float, float, float]]]:
+def one_run(kind: str, n: int, rounds: int, broker: str, jobs: int) -> tuple[float, list[tuple[float, ...]]]:
     with tempfile.TemporaryDirectory(prefix="bench-arena-workers-") as name:
         tmp = Path(name)
         db, store = new_league(tmp)
@@ -87,7 +90,7 @@ def one_run(kind: str, n: int, rounds: int, broker: str) -> tuple[float, list[tu
         procs = start_workers(n, broker, db, queue, tmp)
         executor = CeleryExecutor(store, broker, queue)
         try:
-            summary = run_league(store, "bench", rounds, n, tmp / "runs", executor=executor)
+            summary = run_league(store, "bench", rounds, jobs, tmp / "runs", executor=executor)
         finally:
             executor.close()
             for proc in procs:
@@ -109,9 +112,12 @@ def main(rounds: int, repeats: int, broker: str | None, as_json: bool) -> None:
     overhead: list[float] = []
     parts: dict[str, list[float]] = {"worker_before": [], "worker_after": [], "transit": []}
     for _ in range(repeats):
-        for kind, n in (("local", 1), ("celery", 1), ("local", 2), ("celery", 2)):
-            rate, latency = one_run(kind, n, rounds, broker)
-            rates.setdefault((kind, n), []).append(rate)
+        for kind, n, jobs in (("local", 1, 1), ("celery", 1, 2), ("celery", 1, 1), ("local", 2, 2), ("celery", 2, 4),
+                              ("celery", 2, 2)):
+            rate, latency = one_run(kind, n, rounds, broker, jobs)
+            if kind == "local" or jobs == 2 * n:
+                rates.setdefault((kind, n), []).append(rate)
+                continue
             for total, referee, before, after in latency:
                 overhead.append(100 * (total - referee) / total)
                 parts["worker_before"].append(1000 * before)
@@ -120,7 +126,7 @@ def main(rounds: int, repeats: int, broker: str | None, as_json: bool) -> None:
     for n in (1, 2):
         local, celery = median(rates["local", n]), median(rates["celery", n])
         report.figure(f"games_per_s_local_jobs{n}", local, "games/s")
-        report.figure(f"games_per_s_celery_{n}_worker{'s' if n > 1 else ''}", celery, "games/s")
+        report.figure(f"games_per_s_celery_{n}_worker{'s' if n > 1 else ''}", celery, "games/s", f"(--jobs {2 * n})")
         report.figure(f"celery_{n}_vs_local_jobs{n}", celery / local, "x", "(1.00 = no cost)")
     report.figure("celery_overhead_per_match", median(overhead), "% of match wall", "(target < 5%)")
     for key, values in parts.items():

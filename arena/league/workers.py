@@ -264,14 +264,18 @@ class CeleryExecutor:
                                         .order_by(WorkerResult.id)))
 
     def _clear_taken(self, league_id: int | None) -> None:
-        """Deletes the league's results whose match is stored: a runner killed between storing
-        a match and deleting its result leaves one behind, as does a second attempt."""
+        """Deletes the league's results whose match is stored (a runner killed between storing a
+        match and deleting its result leaves one behind, as does a second attempt), and the
+        failures an earlier run was told of: this run plays those matches again. Results of
+        matches not stored stay: this run stores them (a killed runner's matches, played)."""
         with self.store() as session, session.begin():
             taken = select(WorkerResult.id).join(Match, (Match.league_id == WorkerResult.league_id)
                                                  & (Match.round == WorkerResult.round)
                                                  & (Match.table == WorkerResult.table))
-            session.execute(delete(WorkerResult).where(WorkerResult.league_id == league_id,
-                                                       WorkerResult.id.in_(taken)))
+            session.execute(delete(WorkerResult).where(
+                WorkerResult.league_id == league_id,
+                WorkerResult.id.in_(taken) | ((WorkerResult.failure != "")
+                                              & ~WorkerResult.failure.startswith(MISSING_IMAGE))))
 
     def _forget(self, row_id: int) -> None:
         with self.store() as session, session.begin():
