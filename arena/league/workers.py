@@ -103,7 +103,7 @@ def make_app(broker: str | None, queue: str, visibility_timeout: int = 3600) -> 
         task_reject_on_worker_lost=True,
         task_acks_on_failure_or_timeout=True,
         # one match reserved beyond those playing: a consumer whose slots are all busy stops
-        # reading the broker, and then never notices that the broker went away (Celery 5.6 with
+        # reading the broker, and then never notices that the broker went away (Celery 5.7 with
         # kombu 5.7: it would not consume again after a restart)
         worker_prefetch_multiplier=2,
         task_default_queue=queue,
