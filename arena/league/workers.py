@@ -241,22 +241,46 @@ class CeleryExecutor:
                 self._db(lambda row=row: self._forget(row.id))
 
     def _quiet(self, pending: dict[str, tuple[MatchJob, float]]) -> None:
-        """Says so when no worker has started any of the matches in flight for a while: no worker
-        listens on this queue, or the workers use another store."""
+        """When no match in flight has started or ended for a while, finds out why: matches
+        still queued mean no worker listens (say so); matches neither queued, nor played, nor
+        done were lost by the broker (one that restarted without its data): hand them out again
+        (a match played twice still counts once)."""
         if time.monotonic() - self.news < self.quiet:
             return
         self.news = time.monotonic()
-        slots = {(job.league_id, job.slot.round, job.slot.key) for job, _ in pending.values()}
+        slots = {(job.league_id, job.slot.round, job.slot.key): job for job, _ in pending.values()}
 
-        def playing() -> bool:
+        def playing() -> set[tuple[int, int, str]]:
             with self.store() as session:
                 rows = session.execute(select(LiveMatch.league_id, LiveMatch.round, LiveMatch.table)).all()
-            return any(tuple(row) in slots for row in rows)
+            return {tuple(row) for row in rows} & slots.keys()
 
-        if not self._db(playing):
-            self.say(f"no worker has played a match of queue {printable(self.queue)} for {self.quiet:g} s: is an "
-                     f"`arena worker --queue {printable(self.queue)}` running, with broker "
-                     f"{shown_url(self.broker)} and {store_name(self.store)}?")
+        played = self._db(playing)
+        if played:
+            return
+        queued = self._queued()
+        if queued == 0:
+            self.say(f"{len(slots)} match(es) in flight are neither queued at the broker nor being played (did it "
+                     "restart without its data?): handing them out again")
+            for job in slots.values():
+                self._send(job)
+            return
+        self.say(f"no worker has played a match of queue {printable(self.queue)} for {self.quiet:g} s: is an "
+                 f"`arena worker --queue {printable(self.queue)}` running, with broker "
+                 f"{shown_url(self.broker)} and {store_name(self.store)}?")
+
+    def _queued(self) -> int | None:
+        """How many messages wait in the queue (a Redis list of the queue's name); None when
+        that cannot be told."""
+        if not self.broker.startswith(("redis://", "rediss://", "unix://")):
+            return None
+        import redis
+
+        try:
+            with redis.Redis.from_url(self.broker, socket_timeout=5) as client:
+                return int(client.llen(self.queue))
+        except (redis.RedisError, OSError, ValueError):
+            return None
 
     def _results(self, matches: list[str]) -> list[WorkerResult]:
         with self.store() as session:

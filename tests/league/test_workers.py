@@ -14,6 +14,7 @@ import io
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -277,19 +278,28 @@ def test_a_worker_loads_a_bot_image_it_lacks_from_the_store_and_a_missing_one_is
             docker_client.images.remove(tag)
 
 
-class Said(Exception):
-    pass
+def test_a_runner_says_when_no_worker_plays_and_hands_out_again_what_the_broker_lost(
+        tmp_path, docker_client, private_redis, workers):
+    db = f"sqlite:///{tmp_path}/alone.db"
+    store = open_store(db)
+    league_of_samples(store, docker_client, deals=1, folders=("random", "first_legal", "prohis_heuristic"))
+    said: list[str] = []
+    outcome: dict = {}
 
+    def run() -> None:
+        with CeleryExecutor(store, private_redis.url, "arena", say=said.append, quiet=1) as executor:
+            outcome["summary"] = run_league(store, "l", rounds=1, jobs=1, runs_dir=tmp_path / "runs",
+                                            executor=executor)
 
-def test_a_runner_whose_matches_no_worker_takes_says_so(tmp_path, docker_client, redis_url):
-    store = open_store(f"sqlite:///{tmp_path}/alone.db")
-    league_of_samples(store, docker_client, deals=1)
-
-    def say(line: str) -> None:
-        raise Said(line)
-
-    queue = f"test-{uuid.uuid4().hex}"
-    with CeleryExecutor(store, redis_url, queue, say=say, quiet=1) as executor, \
-            pytest.raises(Said, match=f"no worker has played a match of queue {queue} for 1 s: is an `arena worker "
-                                      f"--queue {queue}` running, with broker {redis_url} and the database at sqlite"):
-        run_league(store, "l", rounds=1, jobs=1, runs_dir=tmp_path / "runs", executor=executor)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    wait_until(lambda: said, "the runner to miss the workers", 30)
+    assert said[0] == (f"no worker has played a match of queue arena for 1 s: is an `arena worker --queue arena` "
+                       f"running, with broker {private_redis.url} and the database at {db}?")
+    subprocess.run(["redis-cli", "-p", str(private_redis.port), "flushall"], check=True, capture_output=True)
+    wait_until(lambda: len(said) > 1, "the runner to find the match lost", 30)
+    assert said[1] == ("1 match(es) in flight are neither queued at the broker nor being played (did it restart "
+                       "without its data?): handing them out again")
+    workers(tmp_path, "w", private_redis.url, db, "arena")
+    thread.join(120)
+    assert outcome["summary"].games_run == 3 and len(matches(store)) == 1
