@@ -29,6 +29,7 @@ import fcntl
 import io
 import logging
 import os
+import re
 import shutil
 import socket
 import sys
@@ -60,6 +61,7 @@ PAYLOAD_VERSION = 1
 QUIET = 30.0  # seconds without news of any match in flight before the runner asks where the workers are
 POLL = 0.02  # seconds between the runner's looks for results: small against a match's seconds
 MISSING_IMAGE = "missing image: "  # a WorkerResult.failure the runner answers by archiving the image
+ATTEMPT = re.compile(r"attempt-[0-9]+-[0-9]+")  # how the runner names attempts (runner._attempt)
 HOST = socket.gethostname()
 WORKER_HOST = f"{HOST} (worker)"  # LiveMatch.host of a worker's rows: not the league runner's
 
@@ -231,8 +233,12 @@ class CeleryExecutor:
                     self._send(job)
                     continue
                 del pending[row.match]
-                job = dataclasses.replace(job, out_dir=job.out_dir.parent / row.attempt)
-                outcome = self._outcome(job, row)
+                if ATTEMPT.fullmatch(row.attempt):  # a folder name under the runner's runs dir: never a path
+                    job = dataclasses.replace(job, out_dir=job.out_dir.parent / row.attempt)
+                    outcome = self._outcome(job, row)
+                else:
+                    outcome = RefereeFailed(f"worker {printable(row.worker)} wrote a result of attempt "
+                                            f"{printable(row.attempt)!r}, which no runner names")
                 if isinstance(outcome, MatchResult):
                     own = row.result.get("worker", {})
                     self.latency.append((time.monotonic() - sent, outcome.seconds, own.get("before", 0.0),
@@ -403,6 +409,8 @@ def play_task(payload: dict[str, Any]) -> str:
 
 def _play(store: Store, payload: dict[str, Any], league_id: int, round_: int, table: str, attempt: str,
           t0: float) -> str:
+    if not ATTEMPT.fullmatch(attempt):  # it names a folder here
+        raise ValueError(f"an attempt named {printable(attempt)!r}")
     spec = parse_spec(payload["spec"])
     what = store_name(store)
 

@@ -267,7 +267,7 @@ def test_a_worker_loads_a_bot_image_it_lacks_from_the_store_and_a_missing_one_is
         # a task the worker cannot play at all becomes a failure the runner reads, not a silence
         with CeleryExecutor(store, redis_url, queue) as executor:
             executor.app.send_task("arena.play_match", queue=queue, args=[{
-                "v": 1, "league_id": 1, "round": 5, "table": "1,2,3", "bots": [1, 2, 3], "attempt": "a",
+                "v": 1, "league_id": 1, "round": 5, "table": "1,2,3", "bots": [1, 2, 3], "attempt": "attempt-1-1",
                 "spec": {"match_id": "l-r5-1-2-3", "game": "no-such-game"}, "images": []}])
         wait_until(lambda: has_result(store, "l-r5-1-2-3"), "the failure of a task that cannot be played")
         with store() as session:
