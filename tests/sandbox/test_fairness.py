@@ -46,8 +46,9 @@ def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client,
                                                          test_bot_images, sample_images):
     thinker_image = test_bot_images["thinker"]
     # calm, spun, calm, spun: the machine's own drift falls on both sides alike. A spinner left
-    # running on the thinker's core would double its times; a bound of 1.25 leaves room for the
-    # noise of a 2-core machine (one calm-then-spun pair measured 1.20 on an idle one).
+    # running on the thinker's core would double its times; a bound of 1.5 leaves room for the
+    # noise of a 2-core machine (CI runs measured 1.20 and 1.27, with equal p90s) and still
+    # fails a spinner left running.
     calm_times: list[float] = []
     spun_times: list[float] = []
     for i in range(2):
@@ -60,7 +61,7 @@ def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client,
                f"(x{spun_p50 / calm_p50:.3f}); p90 {sorted(calm_times)[9 * len(calm_times) // 10]:.2f} / "
                f"{sorted(spun_times)[9 * len(spun_times) // 10]:.2f} ms over {len(spun_times)} decisions; "
                f"spinner: {spun['totals'][1]}")
-    assert spun_p50 <= 1.25 * calm_p50, figures
+    assert spun_p50 <= 1.5 * calm_p50, figures
     # no seat paid for it: no timeout, no failure at all
     assert not any(f for g in calm["games"] + spun["games"] for f in g["failures"]), figures
     # the spinner was caught and frozen; the calm bots were not

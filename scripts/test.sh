@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `make test`'s run, after setup and lint: the engines' tests (tests/games: pure Python, no
+# Docker, no services; minutes of one core) run while the machine builds the images and starts
+# the services the other tests need, then the rest of the suite runs. Both reports are printed;
+# the exit status is the first failure's. Overlapping them saves most of the engines' minutes on
+# a fresh machine, whose set-up is mostly downloads and unpacking.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-.venv/bin}
+
+games_log=$(mktemp)
+trap 'rm -f "$games_log"' EXIT
+"$BIN/python" -m pytest tests/games >"$games_log" 2>&1 &
+games=$!
+
+make --no-print-directory images postgres redis protoc browser
+prepared=$?
+
+wait "$games"
+games_status=$?
+echo "== tests/games (run while the images were built and the services started) =="
+cat "$games_log"
+if [ "$prepared" -ne 0 ]; then
+  echo "test: setting up the images or services failed (status $prepared)" >&2
+  exit "$prepared"
+fi
+
+echo "== the rest of the suite =="
+"$BIN/python" -m pytest --ignore=tests/games
+rest=$?
+if [ "$games_status" -ne 0 ]; then
+  exit "$games_status"
+fi
+exit "$rest"
