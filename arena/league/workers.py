@@ -264,7 +264,12 @@ class CeleryExecutor:
         played = self._db(playing)
         if played:
             return
-        queued = self._queued()
+        try:
+            queued = self._queued()
+        except broker_errors() as exc:
+            self.say(f"the broker at {shown_url(self.broker)} does not answer ({exc}): the matches in flight wait "
+                     "in it, or on a worker, for it to come back")
+            return
         if queued == 0:
             self.say(f"{len(slots)} match(es) in flight are neither queued at the broker nor being played (did it "
                      "restart without its data?): handing them out again")
@@ -277,7 +282,7 @@ class CeleryExecutor:
 
     def _queued(self) -> int | None:
         """How many messages wait in the queue (a Redis list of the queue's name); None when
-        that cannot be told."""
+        that cannot be told; the broker's error when it does not answer."""
         if not self.broker.startswith(("redis://", "rediss://", "unix://")):
             return None
         import redis
@@ -285,7 +290,9 @@ class CeleryExecutor:
         try:
             with redis.Redis.from_url(self.broker, socket_timeout=5) as client:
                 return int(client.llen(self.queue))
-        except (redis.RedisError, OSError, ValueError):
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except (redis.RedisError, ValueError):
             return None
 
     def _results(self, matches: list[str]) -> list[WorkerResult]:

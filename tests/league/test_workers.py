@@ -201,7 +201,14 @@ def test_the_broker_then_the_database_stop_mid_league_and_nothing_is_lost_or_dou
                            stdout=subprocess.PIPE, stderr=err.open("w"), stdin=subprocess.DEVNULL, text=True)
     try:
         stored = lambda: len(matches(store))  # noqa: E731
-        wait_until(lambda: stored() >= 1, "the first match")
+
+        def playing_the_second() -> bool:  # taken from the broker: the runner needs it again after
+            with store() as session:
+                return stored() >= 1 and session.scalar(select(LiveMatch.id).where(LiveMatch.round >= 0)
+                                                        .where(LiveMatch.table.not_in(
+                                                            select(Match.table)))) is not None
+
+        wait_until(playing_the_second, "the second match")
         private_redis.stop()  # gracefully: it saves its queue, as a broker that restarts does
         wait_until(lambda: "does not answer" in err.read_text(), "the runner to miss the broker")
         wait_until(lambda: "Connection to broker lost" in worker.text() or "Cannot connect to redis" in worker.text(),
