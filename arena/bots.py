@@ -426,7 +426,7 @@ def _build_cgroup(client: docker.DockerClient, pids: int) -> Iterator[str]:
                        f"{info.get('Name')}")
     for stale in (CGROUPS / "pids").glob(f"{BUILD_CGROUP_PREFIX}*"):  # a killed build's
         owner = re.fullmatch(rf"{BUILD_CGROUP_PREFIX}(\d+)-[0-9a-f]+", stale.name)
-        if owner and not _process_alive(int(owner[1])):
+        if owner and not process_alive(int(owner[1])):
             _remove_cgroup(client, stale.name)
     name = f"{BUILD_CGROUP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
     try:
@@ -463,7 +463,8 @@ def _remove_cgroup(client: docker.DockerClient, name: str, wait: float = 10.0) -
                 break
 
 
-def _process_alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process ``pid`` of this host (or container) may still run: another user's counts."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

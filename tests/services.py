@@ -21,6 +21,8 @@ from pathlib import Path
 import redis
 import redis.exceptions
 
+from arena.bots import process_alive
+
 SHARED_REDIS_URL = "redis://127.0.0.1:6379/15"  # the tests' database of the setup's Redis
 START_TIMEOUT = 30.0  # seconds; a loaded machine starts a server in well under one
 OWNER = "owner"  # in each server's folder: the pid of the test process it belongs to
@@ -156,16 +158,6 @@ def _cluster_dir(prefix: str) -> Path:
     return root
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _comm(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/comm").read_text().strip()
@@ -185,7 +177,7 @@ def sweep() -> int:
             owner = int((root / OWNER).read_text())
         except (OSError, ValueError):
             continue  # not made here, or being made
-        if _alive(owner):
+        if process_alive(owner):
             continue
         try:
             pid = int((root / "data" / "postmaster.pid").read_text().split("\n", 1)[0])
@@ -194,7 +186,7 @@ def sweep() -> int:
         if pid and _comm(pid) == "postgres":
             os.kill(pid, signal.SIGQUIT)  # an immediate shutdown
             deadline = time.monotonic() + 10
-            while _alive(pid) and time.monotonic() < deadline:
+            while process_alive(pid) and time.monotonic() < deadline:
                 time.sleep(0.02)
         shutil.rmtree(root, ignore_errors=True)
         removed += 1
@@ -208,7 +200,7 @@ def sweep() -> int:
             if cwd.endswith(" (deleted)"):
                 orphan = "/pytest-of-" in cwd and (proc / "stat").read_text().rsplit(")", 1)[1].split()[1] == "1"
             else:
-                orphan = not _alive(int((Path(cwd) / OWNER).read_text()))
+                orphan = not process_alive(int((Path(cwd) / OWNER).read_text()))
             if orphan:
                 os.kill(int(proc.name), signal.SIGKILL)
                 removed += 1

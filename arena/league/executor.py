@@ -65,6 +65,26 @@ class LocalExecutor:
         return play(jobs, parallel, started)
 
 
+class Feed:
+    """The jobs a runner hands an executor, pulled only while it has room: a round robin's
+    list, or a ladder's generator that may give None (nothing to start now)."""
+
+    def __init__(self, jobs: Iterable[MatchJob | None]) -> None:
+        self.jobs, self.open = iter(jobs), True
+
+    def take(self, room: int) -> Iterator[MatchJob]:
+        """Up to ``room`` next jobs, while the feed has one to start now."""
+        while self.open and room > 0:
+            job = next(self.jobs, StopIteration)
+            if job is StopIteration:
+                self.open = False
+            elif job is None:
+                return
+            else:
+                room -= 1
+                yield job
+
+
 def slot_cores(parallel: int) -> queue.Queue[str | None]:
     """One --cpu value per parallel slot: the allowed cores in turn, unless ARENA_CPU says
     otherwise (then every referee reads it from the environment)."""
@@ -102,20 +122,14 @@ def play(jobs: Iterable[MatchJob | None], parallel: int,
         finally:
             cores.put(core)
 
-    feed, running, fed = iter(jobs), 0, True
+    feed, running = Feed(jobs), 0
     while True:
-        while fed and running < max(1, parallel):
-            job = next(feed, StopIteration)
-            if job is StopIteration:
-                fed = False
-            elif job is None:
-                break
-            else:
-                # daemon: a run that stops does not wait for its referees (they die with the process)
-                threading.Thread(target=run, args=(job,), name="referee", daemon=True).start()
-                running += 1
+        for job in feed.take(max(1, parallel) - running):
+            # daemon: a run that stops does not wait for its referees (they die with the process)
+            threading.Thread(target=run, args=(job,), name="referee", daemon=True).start()
+            running += 1
         if not running:
-            if not fed:
+            if not feed.open:
                 return
             continue  # the feed had nothing while nothing runs: it waited, ask again
         job, outcome = events.get()

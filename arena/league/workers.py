@@ -51,8 +51,9 @@ from referee import MatchResult, RefereeFailed, cpu, launch
 from referee.spec import parse_spec
 from referee.textlog import printable
 
+from ..bots import process_alive
 from ..store import Bot, LiveMatch, Match, Store, WorkerResult, open_store
-from .executor import Executor, LocalExecutor, MatchJob, Outcome
+from .executor import Executor, Feed, LocalExecutor, MatchJob, Outcome
 from .waiting import DB_DOWN, retrying, stderr, store_name
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
@@ -195,26 +196,20 @@ class CeleryExecutor:
         has stored its match (when the generator is resumed)."""
         pending: dict[str, tuple[MatchJob, float]] = {}  # match id -> (job, when it was sent)
         cleared: set[int] = set()
-        feed, fed = iter(jobs), True
+        feed = Feed(jobs)
         while True:
-            while fed and len(pending) < max(1, parallel):
-                job = next(feed, StopIteration)
-                if job is StopIteration:
-                    fed = False
-                elif job is None:
-                    break
-                else:
-                    if job.league_id not in cleared:
-                        self._db(lambda job=job: self._clear_taken(job.league_id))
-                        cleared.add(job.league_id)
-                    self._send(job)
-                    pending[job.spec.match_id] = (job, time.monotonic())
-                    if len(pending) == 1:
-                        self.news = time.monotonic()
-                    if started:
-                        started(job)
+            for job in feed.take(max(1, parallel) - len(pending)):
+                if job.league_id not in cleared:
+                    self._db(lambda job=job: self._clear_taken(job.league_id))
+                    cleared.add(job.league_id)
+                self._send(job)
+                pending[job.spec.match_id] = (job, time.monotonic())
+                if len(pending) == 1:
+                    self.news = time.monotonic()
+                if started:
+                    started(job)
             if not pending:
-                if not fed:
+                if not feed.open:
                     return
                 continue  # the feed had nothing while nothing runs: it waited, ask again
             rows = self._db(lambda: self._results(list(pending)))
@@ -575,11 +570,6 @@ def _clear_dead(runs_dir: Path) -> None:
         return
     for folder in runs_dir.iterdir():
         host, _, pid = folder.name.rpartition("-")
-        if host == HOST and pid.isdigit():
-            try:
-                os.kill(int(pid), 0)
-            except ProcessLookupError:
-                shutil.rmtree(folder, ignore_errors=True)
-            except PermissionError:
-                pass
+        if host == HOST and pid.isdigit() and not process_alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
 
