@@ -8,11 +8,11 @@ STAMP  := $(VENV)/.installed
 
 setup: $(STAMP)
 
-# the protocol package and the bot kit are distributions of their own, which arena depends on
-$(STAMP): pyproject.toml protos/python/pyproject.toml kits/python/pyproject.toml
+# the protocol package, the engines and the bot kit are distributions of their own, which arena depends on
+$(STAMP): pyproject.toml protos/python/pyproject.toml games/pyproject.toml kits/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e protos/python -e kits/python -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e protos/python -e games -e kits/python -e '.[dev]'
 	touch $(STAMP)
 
 ## docker: install Debian's docker.io if missing and start the engine if none answers (root)

@@ -48,8 +48,8 @@ import docker.errors
 import requests.exceptions
 import urllib3.exceptions
 
+from arena_games import GAMES
 from referee import limits
-from referee.games import GAMES
 from referee.sandbox import docker_client, image_problems
 
 from .images import LANGUAGES

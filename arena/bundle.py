@@ -46,8 +46,8 @@ from typing import Any
 
 from sqlalchemy import select
 
+from arena_games import GAMES, get_game
 from referee import MatchResult, launch
-from referee.games import GAMES, get_game
 from referee.records import Record, RecordError, read_record
 from referee.seats import NO_HELLO, TIMEOUT
 from referee.spec import MatchSpec, SpecError, parse_spec
@@ -79,7 +79,7 @@ class BundleError(Exception):
 # -- writing ----------------------------------------------------------------------------------------
 def engine_digest(game: str) -> str:
     """SHA-256 of the engine's code: the game's module and the modules it shares with the other
-    games (``referee/games/core.py``, ``cards.py``, ``views.py``), not the other games'."""
+    games (``games/arena_games/core.py``, ``cards.py``, ``views.py``), not the other games'."""
     module = Path(sys.modules[get_game(game).state.__module__].__file__ or "")
     others = {Path(sys.modules[g.state.__module__].__file__ or "").name for g in GAMES.values()} - {module.name}
     digest = hashlib.sha256()

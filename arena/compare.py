@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena_games import GAMES
 from referee import cpu, launch
-from referee.games import GAMES
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 

@@ -43,9 +43,9 @@ from typing import Any
 
 import docker.errors
 
+from arena_games import GAMES
 from arena_protocol import PROTOCOL_VERSION
 from referee import cpu, launch, limits
-from referee.games import GAMES
 from referee.match import log_name, run_async
 from referee.records import read_record
 from referee.sandbox import LABEL, OWNER_LABEL, PROFILE, ContainerSeat, client, owner_id

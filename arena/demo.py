@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.games import get_game
+from arena_games import get_game
 
 from .bots import load_bot_config
 from .league import LeagueError, create_league, entrants, get_league, join_league, registered

@@ -1,17 +1,17 @@
 """Base images for bots, one per language, built offline from Debian packages.
 
 No container registry is reachable here, so nothing is pulled: ``debootstrap
---variant=minbase`` makes a Debian root filesystem and ``docker import`` turns it into
-an image. Every base holds python3 from Debian, the exact grpcio, protobuf and uvloop
-versions that the generated protocol code was made with (wheels downloaded on the host),
-and this checkout's protocol package and Python bot kit (``arena-protocol`` and
-``arenabot``, built into wheels on the host): the Python kit for Python bots, and in every
-base the stdio adapter (``arena-stdio``, :mod:`arenabot.stdio`) for bots that speak JSON
-lines instead of gRPC. A language's own kit (``kits/<language>/``) then finishes its base
-with the kit's ``image.Dockerfile``, built with no network from a context holding the kit
-and ``protos/``: whatever that language needs from elsewhere (npm packages, say) is fetched
-on the host by the image's ``prepare`` step first. Every bot's build then needs only its
-own folder and its base.
+--variant=minbase`` makes a Debian root filesystem and ``docker import`` turns it into an
+image. Every base holds python3 from Debian, the exact grpcio, protobuf and uvloop versions
+that the generated protocol code was made with (wheels downloaded on the host), and this
+checkout's protocol package, game engines and Python bot kit (``arena-protocol``,
+``arena-games`` and ``arenabot``, built into wheels on the host; bots simulate with the engines): the
+Python kit for Python bots, and in every base the stdio adapter (``arena-stdio``,
+:mod:`arenabot.stdio`) for bots that speak JSON lines instead of gRPC. A language's own kit
+(``kits/<language>/``) then finishes its base with the kit's ``image.Dockerfile``, built with
+no network from a context holding the kit and ``protos/``: whatever that language needs from
+elsewhere (npm packages, say) is fetched on the host by the image's ``prepare`` step first.
+Every bot's build then needs only its own folder and its base.
 
 Each image is tagged with a digest of everything that goes into it (the kits' sources
 included, so a change to a kit makes a new base), so a second ``make images`` finds the
@@ -51,7 +51,7 @@ PROTOS = ROOT / "protos" / "arena"  # the .proto files, in every kit stage's con
 KIT_DOCKERFILE = "image.Dockerfile"  # in a kit folder: finishes its language's base, offline
 # What every base holds for Python: the kit, and with it the stdio adapter.
 PYTHON_WHEELS = ("grpcio", "protobuf", "typing_extensions", "uvloop")
-PYTHON_PROJECTS = (ROOT / "protos" / "python", ROOT / "kits" / "python")
+PYTHON_PROJECTS = (ROOT / "protos" / "python", ROOT / "games", ROOT / "kits" / "python")
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ def source_digest(project: Path) -> str:
     folder but the leftovers of builds (:data:`NOT_BUILT`)."""
     if not (project / "pyproject.toml").is_file():
         raise ImageBuildError(f"{project} holds no pyproject.toml: the base images are built from a checkout "
-                              "of Arena, whose protos/python and kits/python go into them")
+                              "of Arena, whose protos/python, games and kits/python go into them")
     return tree_digest(project)
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from threading import Lock
 from typing import Any
 
-from referee.games import GameError, get_game
+from arena_games import GameError, get_game
 from referee.records import Record, RecordError, read_record
 from referee.textlog import event_lines
 

@@ -14,7 +14,7 @@ import time
 
 import click
 
-from referee.games import GAMES, get_game
+from arena_games import GAMES, get_game
 
 from .common import Report, median, pin_to_one_core
 

@@ -130,9 +130,9 @@ def typical_request_size() -> int:
     """Median serialised size of the decision requests of a few random games."""
     import random
 
+    from arena_games import get_game
     from arena_protocol import codec
     from arena_protocol.proto import arena_pb2 as pb
-    from referee.games import get_game
 
     sizes = []
     spec = get_game("prohis")

@@ -36,12 +36,12 @@ from typing import Any, TypeVar
 
 import uvloop
 
+from arena_games import GameSpec, State, get_game
 from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import make_strategy
 
 from . import cpu
 from .fairness import Guard
-from .games import GameSpec, State, get_game
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
 from .spec import BotSpec, MatchSpec

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .games import State, get_game
+from arena_games import State, get_game
+
 from .selfplay import replay
 
 FORMAT = "arena-game-record/1"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from .games import GameSpec, State
+from arena_games import GameSpec, State
 
 
 class Player(Protocol):

@@ -56,10 +56,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from arena_games import GameError, get_game
 from arenabot.strategies import KINDS
 
 from . import limits
-from .games import GameError, get_game
 
 
 class SpecError(ValueError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .games import GameSpec
+from arena_games import GameSpec
 
 
 def event_lines(spec: GameSpec, events: Iterable[dict[str, Any]], names: Sequence[str]) -> Iterator[str]:

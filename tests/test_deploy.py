@@ -156,7 +156,7 @@ def test_the_dockerfile_copies_what_it_installs():
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
     copied = re.findall(r"^COPY (.+) \S+$", dockerfile, re.M)
     sources = [source for line in copied for source in line.split()]
-    assert {"protos/python", "kits/python", "pyproject.toml", "arena", "referee"} <= set(sources)
+    assert {"protos/python", "games", "kits/python", "pyproject.toml", "arena", "referee"} <= set(sources)
     assert all((ROOT / source).exists() for source in sources), sources
     assert "FROM python:3.11-slim-bookworm" in dockerfile
 

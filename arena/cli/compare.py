@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from referee.games import GameError, get_game
+from arena_games import GameError, get_game
 from referee.spec import dev_secret, new_secret
 from referee.textlog import printable
 

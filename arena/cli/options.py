@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from referee.games import GAMES, UnknownGame, get_game
+from arena_games import GAMES, UnknownGame, get_game
 
 
 class GameName(click.ParamType):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from arena_games import GameError, get_game
 from arenabot.strategies import KINDS, make_strategy
-from referee.games import GameError, get_game
 from referee.selfplay import play as play_game
 from referee.textlog import event_lines, result_lines
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from referee.games import get_game
+from arena_games import get_game
 from referee.records import RecordError, read_record
 from referee.textlog import event_lines, printable, result_lines
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
 
-from referee.games import GameError, get_game
+from arena_games import GameError, get_game
 from referee.spec import SpecError, check_secret, new_secret
 
 from ..store import Bot, Entry, League, Store

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena_games import get_game
 from arenabot.strategies import Strategy, make_strategy
-from referee.games import get_game
 from referee.spec import MatchSpec, derive, dev_secret
 
 from ..store import Bot

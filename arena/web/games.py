@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.games import get_game
+from arena_games import get_game
 from referee.limits import LOG_CAP
 from referee.match import log_name
 from referee.records import RecordError, read_record

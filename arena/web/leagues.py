@@ -26,7 +26,7 @@ from markupsafe import Markup
 from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func, select
 
-from referee.games import GAMES
+from arena_games import GAMES
 
 from ..league import LeagueError, create_league, get_league
 from ..league.confidence import LEVEL, SAMPLES, TOP_K

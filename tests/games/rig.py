@@ -7,7 +7,7 @@ stays in exactly one place.
 
 from __future__ import annotations
 
-from referee.games import State
+from arena_games import State
 
 
 def take_face(state: State, face: str, cards, sources: list[list[int]]) -> int:

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
+from arena_games import BadPlayerCount, BadSettings, IllegalAction, get_game
+from arena_games.bandits import CARDS, BanditsState
 from arena_protocol import codec
 from arenabot.strategies import BanditsHeuristic, make_strategy
-from referee.games import BadPlayerCount, BadSettings, IllegalAction, get_game
-from referee.games.bandits import CARDS, BanditsState
 from referee.selfplay import play as self_play
 
 from .rig import all_cards, fill, snapshot

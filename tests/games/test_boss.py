@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from arena_games import BadSettings, IllegalAction, get_game
+from arena_games.boss import CARDS, CITIES, CITY_OF, BossState, city_combinations, parse_city_cards
 from arena_protocol import codec
-from referee.games import BadSettings, IllegalAction, get_game
-from referee.games.boss import CARDS, CITIES, CITY_OF, BossState, city_combinations, parse_city_cards
 
 from .rig import fill, snapshot
 from .test_views import render, wire

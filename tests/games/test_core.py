@@ -8,9 +8,9 @@ import dataclasses
 
 import pytest
 
-from referee.games import GAMES, PhasedState, get_game
-from referee.games.core import action_table
-from referee.games.prohis import PASS, ProhisState
+from arena_games import GAMES, PhasedState, get_game
+from arena_games.core import action_table
+from arena_games.prohis import PASS, ProhisState
 
 
 def test_an_action_table_gives_each_action_its_verb_and_its_index_in_the_family():

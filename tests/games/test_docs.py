@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.games import GAMES, GameSpec
+from arena_games import GAMES, GameSpec
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
 # A row of the Settings table: | `name` | `default` or (empty) | meaning |
@@ -36,7 +36,7 @@ def settings_table(text: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
 def test_the_page_names_the_engine_and_its_version_and_the_engine_cites_the_page(spec: GameSpec):
     text = page(spec)
-    assert f"Engine: `referee/games/{spec.name}.py` (version {spec.version})" in text
+    assert f"Engine: `games/arena_games/{spec.name}.py` (version {spec.version})" in text
     module = sys.modules[spec.state.__module__]
     assert f"docs/games/{spec.name}.md" in module.__doc__
 

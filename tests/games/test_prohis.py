@@ -6,8 +6,8 @@ import collections
 
 import pytest
 
-from referee.games import BadSettings, IllegalAction, get_game
-from referee.games.prohis import CARDS, ProhisState
+from arena_games import BadSettings, IllegalAction, get_game
+from arena_games.prohis import CARDS, ProhisState
 
 from .rig import fill, snapshot
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena_games import GAMES, GameSpec
 from arenabot.strategies import make_strategy
-from referee.games import GAMES, GameSpec
 from referee.selfplay import replay
 
 MAX_DECISIONS = 20_000  # far above any real game: hitting it means the game does not end
@@ -63,7 +63,7 @@ def test_random_games_end_conserve_cards_and_replay(spec: GameSpec, n: int, seed
 @pytest.mark.parametrize("action", [None, 0, ["take", 0], b"done", {"kind": "done"}])
 def test_a_malformed_action_is_refused_and_changes_nothing(spec: GameSpec, action):
     """Anything that is not an action string, at a mid-game state of every game."""
-    from referee.games import MalformedAction
+    from arena_games import MalformedAction
 
     from .rig import snapshot
 

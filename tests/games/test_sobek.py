@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from arenabot.strategies import make_strategy
-from referee.games import BadSettings, IllegalAction, get_game
-from referee.games.sobek import (
+from arena_games import BadSettings, IllegalAction, get_game
+from arena_games.sobek import (
     CARDS,
     DEFAULT_VALUED,
     FAMILIES,
@@ -21,6 +20,7 @@ from referee.games.sobek import (
     SobekState,
     describe_event,
 )
+from arenabot.strategies import make_strategy
 
 from .rig import fill, snapshot, take_face
 

@@ -13,7 +13,7 @@ from arena.cli import main as arena
 from arena.league import LeagueError, create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store
-from referee.games import GAMES, BadPlayerCount, BadSettings, get_game
+from arena_games import GAMES, BadPlayerCount, BadSettings, get_game
 from referee.spec import SpecError, parse_spec
 
 # (game, players, settings, the sentence that refuses them)

@@ -23,9 +23,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena_games import GAMES, GameSpec, State
+from arena_games.views import Event, EventLog
 from arenabot.strategies import make_strategy
-from referee.games import GAMES, GameSpec, State
-from referee.games.views import Event, EventLog
 
 from .twins import leaky, play_twins, render, swap, wire
 from .visibility import SIGHTS, TOKEN, Slot, face_names, kind

@@ -26,11 +26,11 @@ import json
 import random
 from collections.abc import Callable
 
+from arena_games import Action, GameSpec, State
+from arena_games.views import Event, EventLog
 from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import make_strategy
-from referee.games import Action, GameSpec, State
-from referee.games.views import Event, EventLog
 
 from .visibility import FACE_DOWN_PLAYS, LOOKALIKE, SIGHTS, Sight, Slot, all_places, exposed, face_names, kind
 

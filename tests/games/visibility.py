@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from referee.games import Action, State
-from referee.games.boss import BACK as BOSS_BACK
-from referee.games.boss import POLICE
-from referee.games.sobek import BACK_OF, BACKS, TOKEN_COPIES, TOKENS
+from arena_games import Action, State
+from arena_games.boss import BACK as BOSS_BACK
+from arena_games.boss import POLICE
+from arena_games.sobek import BACK_OF, BACKS, TOKEN_COPIES, TOKENS
 
 Slot = tuple[str, int]
 TOKEN = "token_"  # the prefix of Sobek's token places among the pieces' places

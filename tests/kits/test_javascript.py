@@ -17,11 +17,11 @@ import pytest
 
 from arena.bots import build_bot, load_bot_config
 from arena.images import NODE_BASE, PROTOS, build_base
+from arena_games import GAMES, get_game
 from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb
 from arena_protocol.proto import prohis_pb2
 from arenabot.strategies.base import end_info, start_info
-from referee.games import GAMES, get_game
 from referee.match import default_seat, run_match
 from referee.records import read_record
 from referee.sandbox import ContainerSeat

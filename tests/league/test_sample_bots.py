@@ -15,7 +15,7 @@ from arena.cli import main as arena
 from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.submissions import submit_bot
-from referee.games import GAMES
+from arena_games import GAMES
 
 from .conftest import ROOT
 

@@ -11,7 +11,7 @@ from arena.cli import main as arena
 from arena.league import LeagueError, create_league, runner
 from arena.league.schedule import ScheduleOptions, Slot, schedule
 from arena.store import Bot, League
-from referee.games import get_game
+from arena_games import get_game
 from referee.spec import MatchSpec, parse_spec
 
 SECRET = "00" * 32

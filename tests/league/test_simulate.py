@@ -8,7 +8,7 @@ from arena.league import runner
 from arena.league.schedule import ScheduleOptions, Slot
 from arena.league.simulate import Point, SimBot, _play, games_to, kendall_tau
 from arena.store import Bot
-from referee.games import get_game
+from arena_games import get_game
 from referee.match import run_match
 from referee.spec import BotSpec, dev_secret
 

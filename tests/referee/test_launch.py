@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from arena_games import get_game
 from referee import RefereeFailed, launch
-from referee.games import get_game
 from referee.spec import BotSpec, MatchSpec, SpecError, TimeControl, new_secret, parse_spec
 
 from .helpers import HEURISTIC_BOT, RANDOM_BOT, ROOT, check_records_replay

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from referee.games import GAMES
+from arena_games import GAMES
 from referee.match import log_name, ranks_with_failures
 from referee.records import read_record
 from referee.spec import SpecError, parse_spec

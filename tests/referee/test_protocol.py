@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from arena_games import GAMES
 from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb
 from arena_protocol.proto import prohis_pb2
 from arenabot.strategies import make_strategy
-from referee.games import GAMES
 
 from .helpers import ROOT
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main as arena
-from referee.games import GAMES
+from arena_games import GAMES
 from referee.spec import dev_secret
 
 from .helpers import HEURISTIC_BOT, MISBEHAVE, RANDOM_BOT, ROOT

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from referee.games import GAMES
+from arena_games import GAMES
 from referee.match import default_seat, run_match
 from referee.seats import BuiltinSeat, ProcessSeat
 from referee.spec import BotSpec, MatchSpec, parse_spec

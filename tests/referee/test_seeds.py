@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main as arena
-from referee.games import get_game
+from arena_games import get_game
 from referee.match import run_match
 from referee.records import read_record
 from referee.spec import (

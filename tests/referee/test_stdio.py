@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main as arena
+from arena_games import GAMES
 from arenabot import stdio
 from referee import limits
-from referee.games import GAMES
 from referee.match import default_seat, run_match
 from referee.spec import BotSpec, MatchSpec, parse_spec
 

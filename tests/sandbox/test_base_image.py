@@ -17,12 +17,13 @@ from arena.images import PYTHON_BASE, build_wheels
 
 from .conftest import ROOT
 
-PACKAGES = {"arena_protocol": ROOT / "protos/python/arena_protocol", "arenabot": ROOT / "kits/python/arenabot"}
-# prints {path relative to site-packages: sha256} of every file of the two packages, as installed
+PACKAGES = {"arena_protocol": ROOT / "protos/python/arena_protocol", "arena_games": ROOT / "games/arena_games",
+            "arenabot": ROOT / "kits/python/arenabot"}
+# prints {path relative to site-packages: sha256} of every file of the three packages, as installed
 INSTALLED = """
-import hashlib, json, pathlib, arena_protocol, arenabot
+import hashlib, json, pathlib, arena_protocol, arena_games, arenabot
 out = {}
-for package in (arena_protocol, arenabot):
+for package in (arena_protocol, arena_games, arenabot):
     root = pathlib.Path(package.__file__).parent
     for path in root.rglob("*"):
         if path.is_file() and "__pycache__" not in path.parts:

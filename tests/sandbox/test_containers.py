@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from arena_games import GAMES, get_game
 from referee import cpu
-from referee.games import GAMES, get_game
 from referee.limits import LOG_CAP
 from referee.match import run_match
 from referee.records import read_record

@@ -12,8 +12,8 @@ import pytest
 from google.protobuf import descriptor_pb2
 
 from arena.images import CPP_BASE
+from arena_games import GAMES, get_game
 from arena_protocol.proto import arena_pb2 as pb
-from referee.games import GAMES, get_game
 from referee.records import read_record
 from referee.spec import parse_spec
 

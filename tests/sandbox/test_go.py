@@ -13,7 +13,7 @@ import pytest
 
 from arena.bots import BuildResult, build_bot, load_bot_config
 from arena.images import GO_BASE, build_base
-from referee.games import GAMES, get_game
+from arena_games import GAMES, get_game
 from referee.records import read_record
 
 from ..docker_fixtures import TEST_IMAGES

@@ -11,7 +11,7 @@ import pytest
 
 from arena.bots import build_bot, load_bot_config
 from arena.images import PYTHON_BASE
-from referee.games import GAMES
+from arena_games import GAMES
 from referee.records import read_record
 from referee.sandbox import STDIO_ADAPTER
 

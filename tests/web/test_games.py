@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from arena.replays import rebuild
 from arena.store import Bot, Game, LiveMatch, Match, User
-from referee.games import get_game
+from arena_games import get_game
 from referee.records import RecordWriter, read_record
 from referee.textlog import format_score
 

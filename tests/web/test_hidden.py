@@ -29,9 +29,9 @@ from arena.league import create_league, live, register_bot
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, Game, League, LiveMatch, Match, User
+from arena_games import GAMES, get_game
 from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb
-from referee.games import GAMES, get_game
 from referee.records import read_record
 
 from ..docker_fixtures import ROOT, TEST_IMAGES

@@ -4,6 +4,7 @@ Write ``decide(view, legal_actions)``; :func:`run` connects to the referee, loop
 its requests and answers with your choices. See docs/writing-a-bot.md.
 
 The kit is the ``arenabot`` distribution (kits/python); it depends only on
+``arena-games`` (games/: the engines, to simulate with; see :mod:`arenabot.search`) and
 ``arena-protocol`` (protos/python), which holds the generated protocol code and the
 plain-data codec that the referee uses too.
 """

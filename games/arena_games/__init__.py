@@ -1,6 +1,6 @@
 """The game engines, and the registry that names them.
 
-Each game is one module with a :class:`~referee.games.core.GameSpec` called ``GAME``; its
+Each game is one module with a :class:`~arena_games.core.GameSpec` called ``GAME``; its
 rules, as the module implements them, are ``docs/games/<name>.md``.
 """
 
