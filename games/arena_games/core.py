@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .cards import CardSet
-from .views import EventLog
+from .views import MUTED, EventLog
 
 Action = str
 View = dict[str, Any]
@@ -265,9 +265,24 @@ class State(ABC):
         return self.log.history(seat)
 
     def clone(self) -> State:
+        """An independent copy: applying actions to one never changes the other.
+
+        Search calls it once per simulated game, so each engine copies its own fields by hand
+        (lists of card ids, counters) and shares what never changes (the spec, the settings,
+        the logged events, which are read-only); this deep copy is the slow, always-right
+        default.
+        """
         import copy
 
         return copy.deepcopy(self)
+
+    def mute(self) -> None:
+        """Stops recording events: for a simulation, whose events nobody reads.
+
+        A muted state's views carry no events and its history is empty; everything else
+        (legal actions, scores, views) is as before. Its clones are muted too.
+        """
+        self.log = MUTED
 
 
 class PhasedState(State):
@@ -371,6 +386,10 @@ class GameSpec:
     fallback_preference: tuple[str, ...] = ()
     """The referee plays for a failed seat the first of these that is legal, else the first
     legal action: the most passive play the rules allow."""
+    sampler: Callable[[View, list[dict[str, Any]], Settings], Callable[[random.Random], State]] | None = None
+    """``sampler(view, history, settings)`` prepares, once per decision, what
+    :func:`arena_games.determinise.sampler` needs; the callable it returns draws one state from
+    a ``random.Random`` each call (see that module for what a drawn state must satisfy)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameSpec:
         return self  # immutable: a copy of a state shares the spec of its game

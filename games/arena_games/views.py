@@ -53,6 +53,50 @@ class EventLog:
         return [full if seat in to else public for public, full, to in self.entries]
 
 
+class MutedLog(EventLog):
+    """A log that records nothing, shared by every muted state (:meth:`State.mute`)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self.entries = []
+        self.cursor = []
+
+    def add(self, public: Event, secret: Event | None = None, to: tuple[int, ...] = ()) -> None:
+        pass
+
+    def mark(self, seat: int) -> None:
+        pass
+
+    def since(self, seat: int) -> list[Event]:
+        return []
+
+    def history(self, seat: int | None = None) -> list[Event]:
+        return []
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MutedLog:
+        return self
+
+
+MUTED = MutedLog()
+
+
+def restore_log(seat: int, view: dict[str, Any], history: list[Event] | None, num_players: int) -> EventLog:
+    """The log of a state drawn from ``view``: ``seat``'s history (every event of the game as
+    the seat saw it, ending with the view's events), or the view's events alone, so that the
+    state's view and history for ``seat`` are the seat's own. Every entry is public: a drawn
+    state shows nobody's secrets but the seat's, which are its own anyway."""
+    events = view["events"]
+    entries = list(history) if history is not None else list(events)
+    if entries[len(entries) - len(events):] != events:
+        raise ValueError("the history does not end with the view's events")
+    log = EventLog(num_players)
+    log.entries = [(event, event, ()) for event in entries]
+    log.cursor = [len(entries)] * num_players
+    log.cursor[seat] = len(entries) - len(events)
+    return log
+
+
 def seat_view(state: Any, seat: int, phase: str, to_act: int, events: EventLog) -> dict[str, Any]:
     """The fields every game's view starts with; the engine adds its own after them."""
     return {
