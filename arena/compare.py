@@ -46,7 +46,7 @@ from .league.schedule import ScheduleOptions, Slot
 from .store import Store
 
 A_BETTER, B_BETTER, NO_DIFFERENCE, UNDECIDED = "A is better", "B is better", "no difference", "undecided"
-BUILTIN_GAMES = {"random": (), "heuristic": tuple(sorted(GAMES))}  # (): every game
+BUILTIN_GAMES = {"random": (), "heuristic": tuple(sorted(GAMES)), "search": tuple(sorted(GAMES))}  # (): every game
 
 
 # -- the statistics ----------------------------------------------------------------------------
@@ -199,13 +199,13 @@ class Contender:
 
 
 def resolve(text: str, store: Callable[[], Store] | None = None) -> Contender:
-    """``builtin:random|heuristic`` (in the referee process), ``image:IMAGE`` (its games from its
+    """``builtin:random|heuristic|search`` (in the referee process), ``image:IMAGE`` (its games from its
     ``arena.bot.games`` label) or a registered ``name[@version]`` (its image from the store that
     ``store()`` opens: only then is one opened)."""
     if text.startswith("builtin:"):
         kind = text.removeprefix("builtin:")
         if kind not in BUILTIN_GAMES:
-            raise LeagueError(f"builtin bots are {' and '.join(BUILTIN_GAMES)}, not {kind!r}")
+            raise LeagueError(f"builtin bots are {', '.join(BUILTIN_GAMES)}, not {kind!r}")
         return Contender(text, version="builtin", builtin=kind, games=BUILTIN_GAMES[kind])
     if text.startswith("image:"):
         image = text.removeprefix("image:")

@@ -177,6 +177,7 @@ class BuiltinSeat(Seat):
 
     async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
         t0 = time.perf_counter()
+        self.strategy.time_left_ms, self.strategy.bank_left_ms = int(timeout * 1000), int(bank_left * 1000)
         action = self.strategy.decide(view, legal)
         return Decision(action, time.perf_counter() - t0)
 

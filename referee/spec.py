@@ -23,7 +23,7 @@ Example (JSON)::
     }
 
 Each bot is reached one way: ``command`` (a local process, told its socket in
-``ARENA_SOCKET``), ``builtin`` (an in-process strategy: random or heuristic), or
+``ARENA_SOCKET``), ``builtin`` (an in-process strategy: random, heuristic or search), or
 ``image`` (a Docker container; see the sandbox).
 
 Seeds. Every deal comes from ``secret`` (at least 128 bits, as hex; drawn from

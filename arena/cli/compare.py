@@ -51,7 +51,7 @@ def compare(bot_a: str, bot_b: str, game: str | None, players: int, deals: int, 
     "B is better" or "no difference" (of at least --delta), at error rates --alpha and --beta.
 
     A bot is a registered NAME[@VERSION] (its image, from the store), image:IMAGE, or
-    builtin:random|heuristic (played inside the referee: fast, for development). Each deal is
+    builtin:random|heuristic|search (played inside the referee: fast, for development). Each deal is
     played in every seat rotation, each rotation by fresh bot processes; A's score per seat
     minus B's, over the rotations, makes the deal a win, a tie or a loss for A (docs/leagues.md).
     """

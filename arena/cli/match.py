@@ -19,7 +19,7 @@ from .options import GAME, parse_settings, user_errors
 
 def parse_bot(value: str) -> dict:
     """``NAME=COMMAND`` (a local process), ``NAME=stdio:COMMAND`` (a local process that speaks
-    JSON lines, run by the stdio adapter), ``NAME=builtin:random|heuristic`` (in process) or
+    JSON lines, run by the stdio adapter), ``NAME=builtin:random|heuristic|search`` (in process) or
     ``NAME=image:IMAGE`` (a container)."""
     name, sep, how = value.partition("=")
     if not sep or not name or not how:
@@ -40,7 +40,7 @@ def parse_bot(value: str) -> dict:
 @click.option("--game", required=True, type=GAME)
 @click.option("--bot", "bots", multiple=True, required=True, metavar="NAME=COMMAND",
               help="A seat, in order: NAME=COMMAND (a local process), NAME=stdio:COMMAND (a local process "
-                   "that speaks JSON lines: docs/protocol.md), NAME=builtin:random|heuristic, "
+                   "that speaks JSON lines: docs/protocol.md), NAME=builtin:random|heuristic|search, "
                    "or NAME=image:IMAGE (a container). Repeat for each player.")
 @click.option("--games", "num_games", default=4, show_default=True, help="Games in the match.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,

@@ -76,6 +76,7 @@ class _StrategyPlayer(Player):
 
     def decide(self, request: pb.DecisionRequest) -> pb.Action:
         legal = [a.text for a in request.legal_actions]
+        self.strategy.time_left_ms, self.strategy.bank_left_ms = request.time_left_ms, request.bank_left_ms
         choice = self.strategy.decide(codec.decode_view(request.view, request.events), legal)
         try:
             return request.legal_actions[legal.index(choice)]

@@ -15,7 +15,10 @@ from .prohis_heuristic import ProhisHeuristic
 from .random_choice import RandomStrategy
 from .sobek_heuristic import SobekHeuristic
 
-KINDS = ("random", "heuristic")
+KINDS = ("random", "heuristic", "search")
+SEARCH_ITERATIONS = 200
+"""The built-in ``search`` player's fixed budget per decision: deterministic, and about a
+fifth of a second a decision."""
 HEURISTICS: dict[str, type[Strategy]] = {
     "prohis": ProhisHeuristic, "sobek": SobekHeuristic, "boss": BossHeuristic, "bandits": BanditsHeuristic,
 }
@@ -30,8 +33,12 @@ def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
             return HEURISTICS[game](seed)
         except KeyError:
             raise ValueError(f"no heuristic strategy for game {game!r}") from None
+    if kind == "search":
+        from ..search import ISMCTS  # imports the engines: only for the players that simulate
+
+        return ISMCTS(seed, iterations=SEARCH_ITERATIONS)
     raise ValueError(f"unknown strategy {kind!r}; known: {', '.join(KINDS)}")
 
 
-__all__ = ["HEURISTICS", "KINDS", "BanditsHeuristic", "BossHeuristic", "ProhisHeuristic", "RandomStrategy",
-           "SobekHeuristic", "Strategy", "end_info", "make_strategy", "start_info"]
+__all__ = ["HEURISTICS", "KINDS", "SEARCH_ITERATIONS", "BanditsHeuristic", "BossHeuristic", "ProhisHeuristic",
+           "RandomStrategy", "SobekHeuristic", "Strategy", "end_info", "make_strategy", "start_info"]

@@ -23,6 +23,13 @@ class Strategy(ABC):
     same match replays the same games whether the bot runs in process or in a container.
     """
 
+    time_left_ms: int | None = None
+    """Set before each :meth:`decide`: how long this decision may take (the referee's decision
+    time plus what is left of the game's bank), from the moment the referee sent it; None when
+    no clock applies (in process). A strategy that thinks by the clock stops well inside it."""
+    bank_left_ms: int | None = None
+    """Set before each :meth:`decide`: what is left of the game's time bank."""
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
