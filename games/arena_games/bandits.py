@@ -51,13 +51,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
+import random
 import re
 from collections.abc import Callable
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from .cards import CardSet, deal, shuffled
-from .core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
-from .views import UNKNOWN, seat_view
+from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
+from .views import UNKNOWN, EventLog, MutedLog, restore_log, seat_view
 
 # -- cards -------------------------------------------------------------------------------
 # Every face the protocol names, in its order: loot, Outlaws, Lawmen, Two-Faced cards, special
@@ -283,6 +285,29 @@ class BanditsState(PhasedState):
         self.stash_kind = NOT_LOOT
         self.log.add({"type": "new_round", "round": 1, "pile_size": len(self.pile)})
         self.log.add({"type": "turn", "seat": first})
+
+    def clone(self) -> BanditsState:
+        """An independent copy, field by field: the card lists and the chance are copied; the
+        spec, the settings, the deck tables, ``removed`` (never changed after the deal), the
+        cached legal actions (replaced, never changed, by :meth:`apply`) and the logged events
+        (read-only) are shared."""
+        new = object.__new__(type(self))
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        rng = random.Random.__new__(random.Random)
+        rng.setstate(self.rng.getstate())
+        fields["rng"] = rng
+        fields["log"] = _copy_log(self.log)
+        fields["pile"] = self.pile[:]
+        fields["hands"] = [hand[:] for hand in self.hands]
+        fields["hideouts"] = [hideout[:] for hideout in self.hideouts]
+        fields["boneyard"] = self.boneyard[:]
+        fields["totals"] = self.totals[:]
+        fields["attack"] = self.attack[:]
+        fields["defence"] = self.defence[:]
+        fields["counter"] = self.counter[:]
+        fields["stash"] = self.stash[:]
+        return new
 
     # -- cards ---------------------------------------------------------------------------
     def _sorted_names(self, cards: list[int]) -> list[str]:
@@ -629,6 +654,350 @@ def describe_event(event: dict, name: Callable[[int], str]) -> str | None:
     return None
 
 
+# -- determinisation -------------------------------------------------------------------------
+# A state drawn from what one seat has seen, for search (arena_games.determinise). The page's
+# "Sampling a state" lists the facts honoured; the seat's own knowledge is all that goes in.
+
+def _copy_log(log: EventLog) -> EventLog:
+    """A log of its own for a clone: the entries are copied, the events they hold shared."""
+    if isinstance(log, MutedLog):
+        return log  # records nothing: shared
+    copy = EventLog.__new__(EventLog)
+    copy.entries = log.entries[:]
+    copy.cursor = log.cursor[:]
+    return copy
+
+
+class _DrawnLog(EventLog):
+    """A drawn state's log: the seat's history, shared by every draw of a decision until the
+    state records an event of its own (a search mutes its states at once, so they never do)."""
+
+    __slots__ = ("owned",)
+
+    def add(self, public: dict[str, Any], secret: dict[str, Any] | None = None, to: tuple[int, ...] = ()) -> None:
+        if not self.owned:
+            self.entries = self.entries[:]
+            self.owned = True
+        super().add(public, secret, to)
+
+
+LOOT_OR_TRAP = LOOT_FACES[GOLD] + LOOT_FACES[BAGS] + (BOOBY_TRAP,)
+
+
+class Knowledge:
+    """What ``seat`` knows, from its history, of where other players' hidden cards are.
+
+    For every other seat: faces its hand surely holds (cards this seat lost to it, or that a hand
+    it won held, less any card of the face it has shown since: a lower bound), faces its hideout
+    surely holds (this round's cards this seat lost to it in a raid), and the rest of the hideout
+    as *groups*: ``[cards, one stash (loot of a single kind), may hold a Booby Trap]``. A raid or
+    a Booby Trap going off mixes a hideout's groups into one of any loot.
+    """
+
+    def __init__(self, seat: int, num_players: int, trap_goes_off: bool) -> None:
+        self.seat = seat
+        self.trap_goes_off = trap_goes_off
+        self.hand = [[0] * NUM_FACES for _ in range(num_players)]
+        self.hideout = [[0] * NUM_FACES for _ in range(num_players)]
+        self.groups: list[list[list[Any]]] = [[] for _ in range(num_players)]
+        self._read = {"new_round": self._new_round, "stash": self._stash, "take_hideout": self._take_hideout,
+                      "trap": self._trap, "take_hand": self._take_hand, "gun": self._shown, "star": self._shown,
+                      "raid": self._raid, "backfire": self._backfire}
+
+    def read(self, events: list[dict[str, Any]]) -> Knowledge:
+        """Reads ``events`` (as this seat saw them, in order)."""
+        read = self._read
+        for event in events:
+            handler = read.get(event["type"])
+            if handler is not None:
+                handler(event)
+        return self
+
+    def hideout_size(self, seat: int) -> int:
+        return sum(self.hideout[seat]) + sum(group[0] for group in self.groups[seat])
+
+    def _new_round(self, event: dict[str, Any]) -> None:
+        # The hideouts went into the new pile; hands are kept.
+        for s in range(len(self.groups)):
+            self.hideout[s] = [0] * NUM_FACES
+            self.groups[s] = []
+
+    def _stash(self, event: dict[str, Any]) -> None:
+        seat = event["seat"]
+        if seat != self.seat:
+            self.groups[seat].append([event["count"], True, True])
+            for f in LOOT_OR_TRAP:  # which of the known loot went in is not known
+                self.hand[seat][f] = 0
+
+    def _mix(self, seat: int, cards: int, trap: bool) -> None:
+        """Forgets how ``seat``'s hideout is made up, but its size (``cards``)."""
+        self.hideout[seat] = [0] * NUM_FACES
+        self.groups[seat] = [[cards, False, trap]] if cards > 0 else []
+
+    def _take_hideout(self, event: dict[str, Any]) -> None:
+        winner, loser, count = event["seat"], event["target"], event["count"]
+        # A raid that takes cards found no Booby Trap, when traps go off.
+        trap = not self.trap_goes_off and (self.hideout[loser][BOOBY_TRAP] > 0
+                                           or any(group[2] for group in self.groups[loser]))
+        if loser != self.seat:
+            self._mix(loser, self.hideout_size(loser) - count, trap)
+        if winner != self.seat:
+            if loser == self.seat:
+                for name in event.get("cards", ()):
+                    self.hideout[winner][FACE_OF[name]] += 1
+            else:
+                self.groups[winner].append([count, False, trap])
+
+    def _trap(self, event: dict[str, Any]) -> None:
+        target = event["target"]
+        if target == self.seat:
+            return
+        rest = sum(group[0] for group in self.groups[target]) - 1
+        if rest >= 0:
+            self.groups[target] = [[rest, False, True]] if rest else []
+        elif self.hideout[target][BOOBY_TRAP]:
+            self.hideout[target][BOOBY_TRAP] -= 1
+
+    def _take_hand(self, event: dict[str, Any]) -> None:
+        winner, loser = event["seat"], event["target"]
+        if winner != self.seat:
+            known = self.hand[winner]
+            if loser == self.seat:
+                for name in event.get("cards", ()):
+                    known[FACE_OF[name]] += 1
+            else:
+                for f, count in enumerate(self.hand[loser]):
+                    known[f] += count
+        self.hand[loser] = [0] * NUM_FACES
+
+    def _lose(self, seat: int, face: int) -> None:
+        if seat != self.seat and self.hand[seat][face]:
+            self.hand[seat][face] -= 1
+
+    def _shown(self, event: dict[str, Any]) -> None:
+        self._lose(event["seat"], FACE_OF[event["card"]])
+
+    def _raid(self, event: dict[str, Any]) -> None:
+        self._lose(event["seat"], TRACKER)
+
+    def _backfire(self, event: dict[str, Any]) -> None:
+        self._lose(event["seat"], BACKFIRE)
+
+
+def knowledge(view: View, history: list[dict[str, Any]], settings: BanditsSettings) -> Knowledge | None:
+    """What the seat of ``view`` knows from ``history``; None when the history does not start at
+    the game's start (then only the view is known)."""
+    if not history or history[0].get("type") != "new_round" or history[0].get("round") != 1:
+        return None
+    return Knowledge(view["seat"], view["num_players"], settings.booby_trap_goes_off).read(history)
+
+
+def _pick(pools: tuple[list[int], ...], rand: Callable[[], float]) -> int:
+    """Removes and returns a card drawn uniformly from the union of ``pools``."""
+    r = int(rand() * sum(map(len, pools)))
+    for pool in pools:
+        if r < len(pool):
+            card = pool[r]
+            pool[r] = pool[-1]
+            pool.pop()
+            return card
+        r -= len(pool)
+    raise AssertionError("no card left to pick")  # the callers check the pools' sizes
+
+
+def _weighted(weights: list[int], rand: Callable[[], float]) -> int:
+    r = rand() * sum(weights)
+    for i, w in enumerate(weights):
+        if r < w:
+            return i
+        r -= w
+    return max(i for i, w in enumerate(weights) if w)
+
+
+class _Sampler:
+    """Prepares, once per decision, the fixed part of every draw: a template of the known cards
+    and the pools of unknown ones, by kind (Gold Bars, Money Bags, Booby Traps, the rest)."""
+
+    TRIES = 64  # draws that fail a constraint are drawn again ...
+    RELAX = 32  # ... and from this try on, a stash's single kind is not required
+
+    def __init__(self, view: View, history: list[dict[str, Any]], settings: BanditsSettings) -> None:
+        seat, n = view["seat"], view["num_players"]
+        deck = make_deck(settings.deck_counts())
+        free = [deck.cards.ids(name) for name in NAMES]  # ids not placed yet, by face
+
+        def take(name: str) -> int:
+            ids = free[FACE_OF[name]]
+            if not ids:
+                raise ValueError(f"the view shows more {name} cards than the deck holds")
+            return ids.pop()
+
+        phase, active, players = PHASES.index(view["phase"]), view["active"], view["players"]
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hideouts: list[list[int]] = [[] for _ in range(n)]
+        hands[seat] = [take(c) for c in view["hand"]]
+        hideouts[seat] = [take(c) for c in view["hideout"]]
+        self.boneyard = [take(c) for c in view["boneyard"]]
+        self.attack = [take(c) for c in view["attack"]]
+        self.defence = [take(c) for c in view["defence"]]
+        self.counter = [take(c) for c in view["counter"]]
+        removed = [take(c) for c in view["removed"]]
+        self.stash: list[int] = []
+        stash_kind = NOT_LOOT
+        self.stasher, self.stash_size = -1, 0  # another seat's stash in progress: drawn
+        if seat == active:
+            self.stash = [take(c) for c in view["stash"]]
+            stash_kind = next((KIND[deck.face[c]] for c in self.stash if KIND[deck.face[c]] != NOT_LOOT), NOT_LOOT)
+        elif view["stash"]:
+            self.stasher, self.stash_size = active, len(view["stash"])
+        # An attacker who has not played a gun card yet holds one (else the state could not go on).
+        self.gunner = active if phase == ATTACK and active != seat and not view["guns"] else -1
+
+        # The facts of the history, where they fit the view and the deck (else only the view's).
+        known = knowledge(view, history, settings)
+        others = [s for s in range(n) if s != seat]
+        pins = {s: [0] * NUM_FACES for s in others}
+        pinned_hideouts = {s: [0] * NUM_FACES for s in others}
+        self.groups: list[tuple[int, int, bool, bool]] = []  # (seat, cards, one stash, may hold a trap)
+        for s in others:
+            size = players[s]["hideout_size"]
+            if known is not None and known.hideout_size(s) == size:
+                pinned_hideouts[s] = known.hideout[s]
+                self.groups += [(s, count, single, trap) for count, single, trap in known.groups[s] if count]
+            elif size:
+                self.groups.append((s, size, False, True))
+            if known is not None and s != self.stasher and sum(known.hand[s]) <= players[s]["hand_size"]:
+                pins[s] = known.hand[s]
+        demand = [sum(p[f] for p in (*pins.values(), *pinned_hideouts.values())) for f in range(NUM_FACES)]
+        if any(d > len(ids) for d, ids in zip(demand, free, strict=True)):  # never, if the history is the game's
+            pins = {s: [0] * NUM_FACES for s in others}
+            pinned_hideouts = {s: [0] * NUM_FACES for s in others}
+            self.groups = [(s, players[s]["hideout_size"], False, True) for s in others if players[s]["hideout_size"]]
+        for s in others:
+            hands[s] = [free[f].pop() for f in range(NUM_FACES) for _ in range(pins[s][f])]
+            hideouts[s] = [free[f].pop() for f in range(NUM_FACES) for _ in range(pinned_hideouts[s][f])]
+        self.groups.sort(key=lambda group: (not group[2], -group[1]))  # the most constrained first
+        self.hand_slots = [(s, players[s]["hand_size"] - len(hands[s])) for s in others]
+        self.hands, self.hideouts = hands, hideouts
+
+        self.gold = [c for f in LOOT_FACES[GOLD] for c in free[f]]
+        self.bags = [c for f in LOOT_FACES[BAGS] for c in free[f]]
+        self.traps = free[BOOBY_TRAP]
+        self.other = [c for f in range(NUM_FACES) if f not in LOOT_OR_TRAP for c in free[f]]
+        unknown = len(self.gold) + len(self.bags) + len(self.traps) + len(self.other)
+        slots = (sum(count for _, count, _, _ in self.groups) + sum(count for _, count in self.hand_slots)
+                 + self.stash_size + view["pile_size"])
+        if unknown != slots:
+            raise ValueError(f"the view does not fit the deck: {unknown} unseen cards for {slots} hidden places")
+        if min(count for _, count in self.hand_slots) < 0:
+            raise ValueError("a hand holds fewer cards than this seat knows of")
+
+        log = restore_log(seat, view, history, n)
+        self.entries, self.cursor = log.entries, log.cursor
+        self.totals = [p["total"] for p in players]
+        self.base = {
+            "game": GAME, "num_players": n, "seed": 0, "settings": settings, "_legal": None,
+            "winning_total": view["winning_total"], "cards": deck.cards, "face": deck.face,
+            "card_name": deck.name, "removed": removed, "round": view["round"], "phase": phase,
+            "active": active, "to_act": view["to_act"] if phase != OVER else TERMINAL,
+            "defender": view["defender"], "raid": view["raid"], "stash_kind": stash_kind,
+        }
+
+    def draw(self, rng: random.Random) -> BanditsState:
+        """One state: the unknown cards dealt at random into the hidden places, as the facts
+        allow. Its chance to come (new piles, raids) draws from ``rng``."""
+        rand, face = rng.random, self.base["face"]
+        for attempt in range(self.TRIES):
+            gold, bags, traps = self.gold[:], self.bags[:], self.traps[:]
+            hands = [hand[:] for hand in self.hands]
+            hideouts = [hideout[:] for hideout in self.hideouts]
+            stash, stash_kind = self.stash[:], self.base["stash_kind"]
+            slots = dict(self.hand_slots)
+            if self.stasher >= 0:
+                kind = self._stash(stash, hands[self.stasher], slots, gold, bags, traps, rand)
+                if kind is None:
+                    continue
+                stash_kind = kind
+            relax = attempt >= self.RELAX
+            for seat, count, single, trap in self.groups:
+                pools = (gold, bags, traps) if trap else (gold, bags)
+                if single and not relax:
+                    if not self._one_stash(hideouts[seat], count, gold, bags, traps if trap else [], rand):
+                        break
+                elif sum(map(len, pools)) < count:
+                    break
+                else:
+                    hideouts[seat] += [_pick(pools, rand) for _ in range(count)]
+            else:
+                rest = gold + bags + traps + self.other
+                keys = [rand() for _ in rest]
+                rest.sort(key=dict(zip(rest, keys, strict=True)).__getitem__)
+                start = 0
+                for seat, count in slots.items():
+                    hands[seat] += rest[start:start + count]
+                    start += count
+                pile = rest[start:]
+                if self.gunner >= 0 and not any(GUNS[face[c]] for c in hands[self.gunner]):
+                    continue
+                return self._state(rng, hands, hideouts, pile, stash, stash_kind)
+        raise ValueError("no state found that fits the view")  # never with the game's own history
+
+    @staticmethod
+    def _one_stash(hideout: list[int], count: int, gold: list[int], bags: list[int], traps: list[int],
+                   rand: Callable[[], float]) -> bool:
+        """Adds ``count`` cards of one stash to ``hideout``: loot of a single kind, at least 3, and
+        Booby Traps from ``traps``; each kind and number of traps as likely as its ways."""
+        if count < STASH_MIN:
+            return False
+        options = [(pool, t) for pool in (gold, bags) for t in range(min(len(traps), count - STASH_MIN) + 1)]
+        weights = [math.comb(len(traps), t) * math.comb(len(pool), count - t) for pool, t in options]
+        if not any(weights):
+            return False
+        pool, t = options[_weighted(weights, rand)]
+        hideout += [_pick((traps,), rand) for _ in range(t)]
+        hideout += [_pick((pool,), rand) for _ in range(count - t)]
+        return True
+
+    def _stash(self, stash: list[int], hand: list[int], slots: dict[int, int], gold: list[int], bags: list[int],
+               traps: list[int], rand: Callable[[], float]) -> int | None:
+        """Draws another seat's stash in progress: loot of one kind and Booby Traps, its hand
+        holding enough of that kind to reach 3. Returns the stash's kind, None if no fit."""
+        size = self.stash_size
+        kinds = [k for k, pool in ((GOLD, gold), (BAGS, bags))
+                 if len(pool) >= STASH_MIN and len(pool) + len(traps) >= size]
+        if not kinds:
+            return None
+        weights = [math.comb(len(gold if k == GOLD else bags) + len(traps), size) for k in kinds]
+        kind = kinds[_weighted(weights, rand)]
+        pool = gold if kind == GOLD else bags
+        stash += [_pick((pool, traps), rand) for _ in range(size)]
+        loot = sum(1 for c in stash if KIND[self.base["face"][c]] != NOT_LOOT)
+        extra = max(0, STASH_MIN - loot)
+        if extra > slots[self.stasher]:
+            return None
+        hand += [_pick((pool,), rand) for _ in range(extra)]
+        slots[self.stasher] -= extra
+        return kind if loot else NOT_LOOT
+
+    def _state(self, rng: random.Random, hands: list[list[int]], hideouts: list[list[int]], pile: list[int],
+               stash: list[int], stash_kind: int) -> BanditsState:
+        state = object.__new__(BanditsState)
+        fields = state.__dict__
+        fields.update(self.base)
+        log = _DrawnLog.__new__(_DrawnLog)
+        log.entries, log.cursor, log.owned = self.entries, self.cursor[:], False
+        fields.update(rng=rng, log=log, hands=hands, hideouts=hideouts, pile=pile, stash=stash,
+                      stash_kind=stash_kind, boneyard=self.boneyard[:], totals=self.totals[:],
+                      attack=self.attack[:], defence=self.defence[:], counter=self.counter[:])
+        return state
+
+
+def sampler(view: View, history: list[dict[str, Any]],
+            settings: BanditsSettings) -> Callable[[random.Random], BanditsState]:
+    """Prepares the draws of states that ``view``'s seat may be in (see arena_games.determinise)."""
+    return _Sampler(view, history, settings).draw
+
+
 GAME = GameSpec(
     name="bandits",
     title="Bandits",
@@ -643,4 +1012,5 @@ GAME = GameSpec(
     # A failed seat draws at its turn, closes any choice as soon as it may, and puts up
     # no defence; otherwise the first legal action (the weakest card) completes a choice.
     fallback_preference=(DRAW, DONE),
+    sampler=sampler,
 )
