@@ -49,12 +49,15 @@ page's [house] values as defaults.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
+import itertools
 import math
 import random
 import re
 from collections.abc import Callable
+from itertools import repeat, starmap
 from typing import Any, Literal, NamedTuple
 
 from .cards import CardSet, deal, shuffled
@@ -250,6 +253,7 @@ class BanditsState(PhasedState):
     def __init__(self, game: GameSpec, num_players: int, seed: int, settings: BanditsSettings) -> None:
         super().__init__(game, num_players, seed, settings)
         n, rng = num_players, self.rng
+        self._rng_shared = False  # with a clone: see clone()
         self.winning_total = settings.winning_total or WINNING_TOTALS[n]
 
         # Setup: shuffle the deck, deal 6 each; the rest is the draw pile.
@@ -287,16 +291,15 @@ class BanditsState(PhasedState):
         self.log.add({"type": "turn", "seat": first})
 
     def clone(self) -> BanditsState:
-        """An independent copy, field by field: the card lists and the chance are copied; the
-        spec, the settings, the deck tables, ``removed`` (never changed after the deal), the
-        cached legal actions (replaced, never changed, by :meth:`apply`) and the logged events
-        (read-only) are shared."""
+        """An independent copy, field by field: the card lists are copied; the spec, the
+        settings, the deck tables, ``removed`` (never changed after the deal), the cached legal
+        actions (replaced, never changed, by :meth:`apply`) and the logged events (read-only)
+        are shared. So is the random source, until either state needs it (:meth:`_chance`):
+        most simulated games end before a raid or a new round does."""
         new = object.__new__(type(self))
         fields = new.__dict__
         fields.update(self.__dict__)
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
-        fields["rng"] = rng
+        self._rng_shared = fields["_rng_shared"] = True
         fields["log"] = _copy_log(self.log)
         fields["pile"] = self.pile[:]
         fields["hands"] = [hand[:] for hand in self.hands]
@@ -308,6 +311,14 @@ class BanditsState(PhasedState):
         fields["counter"] = self.counter[:]
         fields["stash"] = self.stash[:]
         return new
+
+    def _chance(self) -> random.Random:
+        """The game's random source, made this state's own first if a clone shares it."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
+            self.rng, self._rng_shared = rng, False
+        return self.rng
 
     # -- cards ---------------------------------------------------------------------------
     def _sorted_names(self, cards: list[int]) -> list[str]:
@@ -461,7 +472,7 @@ class BanditsState(PhasedState):
                     self.boneyard.append(hideout.pop(i))
                     self.log.add({"type": "trap", "seat": winner, "target": loser})
                     return
-        self.rng.shuffle(hideout)  # a hideout is an unordered heap: take from a random order
+        self._chance().shuffle(hideout)  # a hideout is an unordered heap: take from a random order
         taken = deal(hideout, RAID_TAKE)
         self.hideouts[winner] += taken
         self._log_transfer("take_hideout", winner, loser, taken)
@@ -551,7 +562,7 @@ class BanditsState(PhasedState):
         self.boneyard.clear()
         for hideout in self.hideouts:
             hideout.clear()
-        self.pile += shuffled(self.rng, heap)
+        self.pile += shuffled(self._chance(), heap)
         if len(self.pile) < self.settings.min_new_pile:
             return False
         self.round += 1
@@ -792,26 +803,23 @@ def knowledge(view: View, history: list[dict[str, Any]], settings: BanditsSettin
     return Knowledge(view["seat"], view["num_players"], settings.booby_trap_goes_off).read(history)
 
 
-def _pick(pools: tuple[list[int], ...], rand: Callable[[], float]) -> int:
-    """Removes and returns a card drawn uniformly from the union of ``pools``."""
-    r = int(rand() * sum(map(len, pools)))
-    for pool in pools:
-        if r < len(pool):
-            card = pool[r]
-            pool[r] = pool[-1]
-            pool.pop()
-            return card
-        r -= len(pool)
-    raise AssertionError("no card left to pick")  # the callers check the pools' sizes
+def _take(pool: list[int], count: int, rand: Callable[[], float], out: list[int]) -> None:
+    """Moves ``count`` cards drawn uniformly from ``pool`` to ``out``."""
+    for _ in range(count):
+        out.append(pool.pop(int(rand() * len(pool))))
 
 
-def _weighted(weights: list[int], rand: Callable[[], float]) -> int:
-    r = rand() * sum(weights)
-    for i, w in enumerate(weights):
-        if r < w:
-            return i
-        r -= w
-    return max(i for i, w in enumerate(weights) if w)
+@functools.lru_cache(maxsize=4096)
+def _stash_ways(gold: int, bags: int, traps: int, count: int) -> tuple[tuple[float, ...], tuple[tuple[int, int], ...]]:
+    """How one stash of ``count`` cards may be made from ``gold`` Gold Bars, ``bags`` Money Bags
+    and ``traps`` Booby Traps: at least 3 loot of one kind, the rest traps. Each (kind, traps)
+    with its share of the ways, cumulated; nothing if there is no way."""
+    options = [(kind, t) for kind in (GOLD, BAGS) for t in range(min(traps, count - STASH_MIN) + 1)]
+    weights = [math.comb(traps, t) * math.comb(gold if kind == GOLD else bags, count - t) for kind, t in options]
+    total = sum(weights)
+    if not total:
+        return (), ()
+    return tuple(itertools.accumulate(w / total for w in weights)), tuple(options)
 
 
 class _Sampler:
@@ -858,26 +866,35 @@ class _Sampler:
         others = [s for s in range(n) if s != seat]
         pins = {s: [0] * NUM_FACES for s in others}
         pinned_hideouts = {s: [0] * NUM_FACES for s in others}
-        self.groups: list[tuple[int, int, bool, bool]] = []  # (seat, cards, one stash, may hold a trap)
+        groups: list[tuple[int, int, bool, bool]] = []  # (seat, cards, one stash, may hold a trap)
         for s in others:
             size = players[s]["hideout_size"]
             if known is not None and known.hideout_size(s) == size:
                 pinned_hideouts[s] = known.hideout[s]
-                self.groups += [(s, count, single, trap) for count, single, trap in known.groups[s] if count]
+                groups += [(s, count, single, trap) for count, single, trap in known.groups[s] if count]
             elif size:
-                self.groups.append((s, size, False, True))
+                groups.append((s, size, False, True))
             if known is not None and s != self.stasher and sum(known.hand[s]) <= players[s]["hand_size"]:
                 pins[s] = known.hand[s]
         demand = [sum(p[f] for p in (*pins.values(), *pinned_hideouts.values())) for f in range(NUM_FACES)]
         if any(d > len(ids) for d, ids in zip(demand, free, strict=True)):  # never, if the history is the game's
             pins = {s: [0] * NUM_FACES for s in others}
             pinned_hideouts = {s: [0] * NUM_FACES for s in others}
-            self.groups = [(s, players[s]["hideout_size"], False, True) for s in others if players[s]["hideout_size"]]
+            groups = [(s, players[s]["hideout_size"], False, True) for s in others if players[s]["hideout_size"]]
         for s in others:
             hands[s] = [free[f].pop() for f in range(NUM_FACES) for _ in range(pins[s][f])]
             hideouts[s] = [free[f].pop() for f in range(NUM_FACES) for _ in range(pinned_hideouts[s][f])]
-        self.groups.sort(key=lambda group: (not group[2], -group[1]))  # the most constrained first
-        self.hand_slots = [(s, players[s]["hand_size"] - len(hands[s])) for s in others]
+        # Stashes of one kind, biggest first (the most constrained first); then the mixed groups,
+        # without Booby Traps and with; and all as mixed groups, for the draws that relax.
+        self.groups = ([(s, count, trap) for s, count, single, trap in sorted(groups, key=lambda g: -g[1])
+                        if single and count >= STASH_MIN],
+                       [(s, count) for s, count, single, trap in groups
+                        if not trap and not (single and count >= STASH_MIN)],
+                       [(s, count) for s, count, single, trap in groups
+                        if trap and not (single and count >= STASH_MIN)])
+        self.relaxed = ([], [(s, count) for s, count, _, trap in groups if not trap],
+                        [(s, count) for s, count, _, trap in groups if trap])
+        self.hand_slots = {s: players[s]["hand_size"] - len(hands[s]) for s in others}
         self.hands, self.hideouts = hands, hideouts
 
         self.gold = [c for f in LOOT_FACES[GOLD] for c in free[f]]
@@ -885,11 +902,11 @@ class _Sampler:
         self.traps = free[BOOBY_TRAP]
         self.other = [c for f in range(NUM_FACES) if f not in LOOT_OR_TRAP for c in free[f]]
         unknown = len(self.gold) + len(self.bags) + len(self.traps) + len(self.other)
-        slots = (sum(count for _, count, _, _ in self.groups) + sum(count for _, count in self.hand_slots)
+        slots = (sum(group[1] for group in groups) + sum(self.hand_slots.values())
                  + self.stash_size + view["pile_size"])
         if unknown != slots:
             raise ValueError(f"the view does not fit the deck: {unknown} unseen cards for {slots} hidden places")
-        if min(count for _, count in self.hand_slots) < 0:
+        if min(self.hand_slots.values(), default=0) < 0:
             raise ValueError("a hand holds fewer cards than this seat knows of")
 
         log = restore_log(seat, view, history, n)
@@ -912,51 +929,46 @@ class _Sampler:
             hands = [hand[:] for hand in self.hands]
             hideouts = [hideout[:] for hideout in self.hideouts]
             stash, stash_kind = self.stash[:], self.base["stash_kind"]
-            slots = dict(self.hand_slots)
+            slots = self.hand_slots
             if self.stasher >= 0:
+                slots = dict(slots)
                 kind = self._stash(stash, hands[self.stasher], slots, gold, bags, traps, rand)
                 if kind is None:
                     continue
                 stash_kind = kind
-            relax = attempt >= self.RELAX
-            for seat, count, single, trap in self.groups:
-                pools = (gold, bags, traps) if trap else (gold, bags)
-                if single and not relax:
-                    if not self._one_stash(hideouts[seat], count, gold, bags, traps if trap else [], rand):
-                        break
-                elif sum(map(len, pools)) < count:
+            # The hideouts: first each stash of one kind (unless relaxed), then the mixed groups.
+            singles, mixed, mixed_traps = self.groups if attempt < self.RELAX else self.relaxed
+            for seat, count, trap in singles:
+                ways, options = _stash_ways(len(gold), len(bags), len(traps) if trap else 0, count)
+                if not ways:
                     break
-                else:
-                    hideouts[seat] += [_pick(pools, rand) for _ in range(count)]
+                kind, t = options[min(bisect.bisect(ways, rand()), len(ways) - 1)]
+                _take(traps, t, rand, hideouts[seat])
+                _take(gold if kind == GOLD else bags, count - t, rand, hideouts[seat])
             else:
-                rest = gold + bags + traps + self.other
-                keys = [rand() for _ in rest]
-                rest.sort(key=dict(zip(rest, keys, strict=True)).__getitem__)
-                start = 0
-                for seat, count in slots.items():
-                    hands[seat] += rest[start:start + count]
-                    start += count
-                pile = rest[start:]
-                if self.gunner >= 0 and not any(GUNS[face[c]] for c in hands[self.gunner]):
-                    continue
-                return self._state(rng, hands, hideouts, pile, stash, stash_kind)
+                loot = gold + bags
+                for seat, count in mixed:
+                    if count > len(loot):
+                        break
+                    _take(loot, count, rand, hideouts[seat])
+                else:
+                    loot += traps
+                    for seat, count in mixed_traps:
+                        if count > len(loot):
+                            break
+                        _take(loot, count, rand, hideouts[seat])
+                    else:
+                        # The rest in an order drawn at random (sorting by random keys: all in C).
+                        rest = loot + self.other
+                        rest.sort(key=dict(zip(rest, starmap(rand, repeat((), len(rest))), strict=True)).__getitem__)
+                        start = 0
+                        for seat, count in slots.items():
+                            hands[seat] += rest[start:start + count]
+                            start += count
+                        if self.gunner >= 0 and not any(GUNS[face[c]] for c in hands[self.gunner]):
+                            continue
+                        return self._state(rng, hands, hideouts, rest[start:], stash, stash_kind)
         raise ValueError("no state found that fits the view")  # never with the game's own history
-
-    @staticmethod
-    def _one_stash(hideout: list[int], count: int, gold: list[int], bags: list[int], traps: list[int],
-                   rand: Callable[[], float]) -> bool:
-        """Adds ``count`` cards of one stash to ``hideout``: loot of a single kind, at least 3, and
-        Booby Traps from ``traps``; each kind and number of traps as likely as its ways."""
-        if count < STASH_MIN:
-            return False
-        options = [(pool, t) for pool in (gold, bags) for t in range(min(len(traps), count - STASH_MIN) + 1)]
-        weights = [math.comb(len(traps), t) * math.comb(len(pool), count - t) for pool, t in options]
-        if not any(weights):
-            return False
-        pool, t = options[_weighted(weights, rand)]
-        hideout += [_pick((traps,), rand) for _ in range(t)]
-        hideout += [_pick((pool,), rand) for _ in range(count - t)]
-        return True
 
     def _stash(self, stash: list[int], hand: list[int], slots: dict[int, int], gold: list[int], bags: list[int],
                traps: list[int], rand: Callable[[], float]) -> int | None:
@@ -968,14 +980,17 @@ class _Sampler:
         if not kinds:
             return None
         weights = [math.comb(len(gold if k == GOLD else bags) + len(traps), size) for k in kinds]
-        kind = kinds[_weighted(weights, rand)]
+        r = rand() * sum(weights)
+        kind = kinds[0] if r < weights[0] else kinds[-1]
         pool = gold if kind == GOLD else bags
-        stash += [_pick((pool, traps), rand) for _ in range(size)]
+        for _ in range(size):  # each card from the kind's loot or the traps
+            r = int(rand() * (len(pool) + len(traps)))
+            stash.append(pool.pop(r) if r < len(pool) else traps.pop(r - len(pool)))
         loot = sum(1 for c in stash if KIND[self.base["face"][c]] != NOT_LOOT)
         extra = max(0, STASH_MIN - loot)
         if extra > slots[self.stasher]:
             return None
-        hand += [_pick((pool,), rand) for _ in range(extra)]
+        _take(pool, extra, rand, hand)
         slots[self.stasher] -= extra
         return kind if loot else NOT_LOOT
 
@@ -986,7 +1001,7 @@ class _Sampler:
         fields.update(self.base)
         log = _DrawnLog.__new__(_DrawnLog)
         log.entries, log.cursor, log.owned = self.entries, self.cursor[:], False
-        fields.update(rng=rng, log=log, hands=hands, hideouts=hideouts, pile=pile, stash=stash,
+        fields.update(rng=rng, _rng_shared=False, log=log, hands=hands, hideouts=hideouts, pile=pile, stash=stash,
                       stash_kind=stash_kind, boneyard=self.boneyard[:], totals=self.totals[:],
                       attack=self.attack[:], defence=self.defence[:], counter=self.counter[:])
         return state
