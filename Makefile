@@ -36,7 +36,8 @@ protoc:
 browser:
 	scripts/browser-up.sh
 
-## wheels: dist/arena_protocol-*.whl and dist/arenabot-*.whl, the protocol package and the Python bot kit
+## wheels: dist/arena_protocol-*.whl, dist/arena_games-*.whl and dist/arenabot-*.whl: the protocol package,
+## the game engines and the Python bot kit
 wheels: setup
 	$(BIN)/arena images wheels --out dist
 
