@@ -77,6 +77,7 @@ bench: setup
 	$(BIN)/python -m bench.protocol
 	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.ladder
+	$(BIN)/python -m bench.search --jobs 2
 
 ## protos: regenerate the Python code of protos/ (a test fails when it is stale)
 protos: setup
