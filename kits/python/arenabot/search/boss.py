@@ -258,4 +258,4 @@ def rollout(state: BossState, rng: random.Random) -> str:
     return reveals[rng.randrange(len(reveals))]
 
 
-CONFIG = SearchConfig(evaluate=evaluate, rollout=None, rollout_depth=0, exploration=0.7)
+CONFIG = SearchConfig(evaluate=evaluate, rollout=rollout, rollout_depth=10, exploration=0.7)
