@@ -36,7 +36,8 @@ protoc:
 browser:
 	scripts/browser-up.sh
 
-## wheels: dist/arena_protocol-*.whl and dist/arenabot-*.whl, the protocol package and the Python bot kit
+## wheels: dist/arena_protocol-*.whl, dist/arena_games-*.whl and dist/arenabot-*.whl: the protocol package,
+## the game engines and the Python bot kit
 wheels: setup
 	$(BIN)/arena images wheels --out dist
 
@@ -76,6 +77,7 @@ bench: setup
 	$(BIN)/python -m bench.protocol
 	$(BIN)/python -m bench.web
 	$(BIN)/python -m bench.ladder
+	$(BIN)/python -m bench.search --jobs 2
 
 ## protos: regenerate the Python code of protos/ (a test fails when it is stale)
 protos: setup

@@ -1,4 +1,10 @@
-"""The demo: a league of the sample bots that play a game, at its smallest player count."""
+"""The demo: a league of the sample bots that play a game, at its smallest player count.
+
+Two line-ups: the plain demo enters every Python sample bot of the game but the search bots
+(which think for a tenth of a second a decision, and make a league minutes longer); the
+*reference* league enters the ladder of skill a new bot is measured against: random,
+first-legal, the game's heuristic and its search bot.
+"""
 
 from __future__ import annotations
 
@@ -15,10 +21,25 @@ from .submissions import Say, submit_bot
 DEALS = 2  # a match of the demo plays each of 2 deals in every rotation
 
 
+def reference_bots(game: str) -> tuple[str, ...]:
+    """The names of a game's reference league, weakest first."""
+    return ("random", "first-legal", f"{game}-heuristic", f"{game}-search")
+
+
+def lineup(config, game: str, reference: bool) -> bool:
+    """Whether the sample bot of ``config`` enters the demo (``reference``: the reference league)."""
+    if config.games and game not in config.games:
+        return False
+    if reference:
+        return config.name in reference_bots(game)
+    return not config.name.endswith("-search")
+
+
 def demo_league(store: Store, game: str, name: str, samples: Path, say: Say = lambda line: None,
-                check_say: Say = lambda line: None) -> int:
+                check_say: Say = lambda line: None, reference: bool = False) -> int:
     """Makes the league ``name`` of ``game`` unless it exists, and enters every bot folder of
-    ``samples`` that plays the game: submitted (built, checked, registered; see
+    ``samples`` that plays the game (but the search bots), or with ``reference`` the game's
+    reference bots (:func:`reference_bots`): submitted (built, checked, registered; see
     :func:`~arena.submissions.submit_bot`, which ``say`` and ``check_say`` are passed to)
     unless it is registered already. Rerunning reuses what exists. Returns the players per table.
     """
@@ -34,7 +55,7 @@ def demo_league(store: Store, game: str, name: str, samples: Path, say: Say = la
     entered = entrants(store, name)
     for folder in sorted(p.parent for p in samples.glob("*/bot.toml")):
         config = load_bot_config(folder)
-        if config.games and game not in config.games:
+        if not lineup(config, game, reference):
             continue
         known = registered(store, config.name, config.version)
         if known is None:

@@ -255,7 +255,7 @@ def build_base(client: docker.DockerClient, image: BaseImage, say: Callable[[str
     imported_tag = f"rootfs-{image.digest()}" if image.kit is not None else image.digest()
     with tempfile.TemporaryDirectory(prefix="arena-rootfs-") as tmp:
         if image.projects:
-            names = ", ".join(f"{p.parent.name}/{p.name}" for p in image.projects)
+            names = ", ".join(str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in image.projects)
             say(f"{image.tag}: building the wheels of {names} ...")
             wheels += build_wheels(image.projects, Path(tmp) / "wheels")
         rootfs = Path(tmp) / "rootfs"

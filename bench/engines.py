@@ -1,20 +1,29 @@
-"""Engine speed: random self-play in one process, one core.
+"""Engine speed: random self-play in one process, one core; and what a search bot gets from it.
 
 A decision is what the referee does per move: build the deciding seat's view, list
 the legal actions, apply one. Figures are medians over repeated runs; the same run
 also times legal+apply without the view, so the view's share is visible.
 
-    python -m bench.engines [--game prohis] [--players 4] [--repeats 5] [--seconds 2] [--json]
+For search (``--search``, at each game's smallest and largest player count), from positions a
+third of the way into games: ``clone+apply`` is an engine's own ``clone()`` then one random
+action, beside the same with a deep copy (the generic clone, its baseline); ``draws`` is states
+drawn from the deciding seat's view (``arena_games.determinise``, the sampler prepared once per
+position, as a search does); ``iterations`` is what the ISMCTS bot (``arenabot.search``, the
+game's tuning) completes in a 1 s decision. The issue's target: 1,000 iterations a second.
+
+    python -m bench.engines [--game prohis] [--players 4] [--repeats 5] [--seconds 2] [--search] [--json]
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 
 import click
 
-from arena_games import GAMES, get_game
+from arena_games import GAMES, GameSpec, State, get_game
+from arena_games.determinise import sampler
 
 from .common import Report, median, pin_to_one_core
 
@@ -44,14 +53,92 @@ def run(spec, n: int, seconds: float, with_view: bool, seed0: int) -> tuple[int,
             return decisions, games, elapsed
 
 
+def positions(spec: GameSpec, n: int, count: int, seed0: int) -> list[State]:
+    """Positions a third of the way into random games, at a decision with a choice."""
+    out = []
+    rng = random.Random(seed0)
+    for g in range(count):
+        state = spec.new_game(n, seed0 + g)
+        length = 0
+        probe = state.clone()
+        while not probe.is_terminal():
+            probe.apply(rng.choice(probe.legal_actions()))
+            length += 1
+        for _ in range(length // 3):
+            state.apply(rng.choice(state.legal_actions()))
+        while len(state.legal_actions()) < 2 and not state.is_terminal():
+            state.apply(state.legal_actions()[0])
+        out.append(state)
+    return out
+
+
+def rate(work, seconds: float) -> float:
+    """Calls of ``work()`` a second, over about ``seconds``."""
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(50):
+            work()
+        calls += 50
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls / elapsed
+
+
+def search_figures(report: Report, spec: GameSpec, n: int, repeats: int, seconds: float) -> None:
+    from arenabot.search import ISMCTS
+
+    states = positions(spec, n, 8, 77)
+    rng = random.Random(1)
+
+    def cycle(calls):
+        """One call of each in turn, over and over."""
+        i = 0
+
+        def work():
+            nonlocal i
+            calls[i % len(calls)]()
+            i += 1
+        return work
+
+    def clone_apply(clone):
+        def one(state, legal):
+            return lambda: clone(state).apply(legal[rng.randrange(len(legal))])
+        return [one(s, s.legal_actions()) for s in states]
+
+    own, deep, draws, iterations = [], [], [], []
+    for _ in range(repeats):  # interleaved, so that drift hits each alike
+        own.append(rate(cycle(clone_apply(lambda s: s.clone())), seconds))
+        deep.append(rate(cycle(clone_apply(copy.deepcopy)), seconds))
+        drawers = [sampler(s.view(s.current_player()), history=s.history(s.current_player()), settings=s.settings)
+                   for s in states]
+        draws.append(rate(cycle([lambda draw=draw: draw(rng) for draw in drawers]), seconds))
+        done = 0
+        for k, state in enumerate(states[:4]):  # a 1 s decision from each of four positions
+            bot = ISMCTS(k, max_ms=1000 * seconds, share=1.0)
+            seat = state.current_player()
+            bot.start_game({"seed": k, "settings": {}})
+            bot.decide({**state.view(seat), "events": state.history(seat)}, state.legal_actions())
+            done += bot.last_iterations
+        iterations.append(done / (4 * seconds))
+    label = f"{spec.name}-{n}p"
+    report.figure(f"{label} clone+apply_per_s", median(own), "/s")
+    report.figure(f"{label} deepcopy+apply_per_s (baseline)", median(deep), "/s",
+                  f"own clone {median(own) / median(deep):.0f}x faster")
+    report.figure(f"{label} draws_per_s", median(draws), "/s")
+    report.figure(f"{label} search_iterations_per_s", median(iterations), "/s", "target 1,000")
+
+
 @click.command()
 @click.option("--game", "games", multiple=True, type=click.Choice(sorted(GAMES)), help="Default: all.")
 @click.option("--players", "counts", multiple=True, type=int, help="Default: every count of each game.")
 @click.option("--repeats", default=5, show_default=True)
 @click.option("--seconds", default=1.0, show_default=True, help="Per repeat.")
+@click.option("--search/--no-search", default=True, show_default=True,
+              help="Also the search figures: clone+apply, draws and ISMCTS iterations a second.")
 @click.option("--json", "as_json", is_flag=True)
 def main(
-    games: tuple[str, ...], counts: tuple[int, ...], repeats: int, seconds: float, as_json: bool
+    games: tuple[str, ...], counts: tuple[int, ...], repeats: int, seconds: float, search: bool, as_json: bool
 ) -> None:
     pin_to_one_core()
     report = Report("engines", as_json)
@@ -72,6 +159,8 @@ def main(
             report.figure(f"{name}-{n}p legal+apply_only_per_s", median(bare), "decisions/s")
             # time per decision is 1/rate, so the view's share of it is 1 - full/bare
             report.figure(f"{name}-{n}p view_share_of_time", 100 * (1 - median(full) / median(bare)), "%")
+            if search and n in {spec.min_players, spec.max_players}:
+                search_figures(report, spec, n, repeats, seconds)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make test`'s run, after setup and lint: the engines' tests (tests/games: pure Python, no
-# Docker, no services; minutes of one core) run while the machine builds the images and starts
+# `make test`'s run, after setup and lint: the engines' and the search's tests (tests/games and
+# tests/search: pure Python, no Docker, no services; minutes of one core) run while the machine builds the images and starts
 # the services the other tests need, then the rest of the suite runs. Both reports are printed;
 # the exit status is the first failure's. Overlapping them saves most of the engines' minutes on
 # a fresh machine, whose set-up is mostly downloads and unpacking.
@@ -10,7 +10,7 @@ BIN=${BIN:-.venv/bin}
 
 games_log=$(mktemp)
 trap 'rm -f "$games_log"' EXIT
-"$BIN/python" -m pytest tests/games >"$games_log" 2>&1 &
+"$BIN/python" -m pytest tests/games tests/search >"$games_log" 2>&1 &
 games=$!
 
 make --no-print-directory images postgres redis protoc browser
@@ -18,7 +18,7 @@ prepared=$?
 
 wait "$games"
 games_status=$?
-echo "== tests/games (run while the images were built and the services started) =="
+echo "== tests/games and tests/search (run while the images were built and the services started) =="
 cat "$games_log"
 if [ "$prepared" -ne 0 ]; then
   echo "test: setting up the images or services failed (status $prepared)" >&2
@@ -26,7 +26,7 @@ if [ "$prepared" -ne 0 ]; then
 fi
 
 echo "== the rest of the suite =="
-"$BIN/python" -m pytest --ignore=tests/games
+"$BIN/python" -m pytest --ignore=tests/games --ignore=tests/search
 rest=$?
 if [ "$games_status" -ne 0 ]; then
   exit "$games_status"

@@ -1,5 +1,6 @@
-"""Who may import whom: the trusted side (referee/, arena/) never imports from sample_bots/, and
-the protocol package and the Python bot kit import nothing of Arena's beyond themselves."""
+"""Who may import whom: the trusted side (referee/, arena/) never imports from sample_bots/; the
+protocol package, the engines and the Python bot kit import nothing of Arena's beyond themselves
+(the engines nothing at all but the standard library)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 KIT = ROOT / "kits" / "python" / "arenabot"
 PROTOCOL = ROOT / "protos" / "python" / "arena_protocol"
+ENGINES = ROOT / "games" / "arena_games"
 # what the kit's distributions declare (grpcio, protobuf; uvloop when present), and themselves
-KIT_IMPORTS = {"grpc", "google", "uvloop", "arena_protocol", "arenabot"}
+KIT_IMPORTS = {"grpc", "google", "uvloop", "arena_protocol", "arena_games", "arenabot"}
 
 IMPORT_ALL = """
 import importlib, json, pkgutil, sys
@@ -58,6 +60,7 @@ def test_the_trusted_side_never_imports_from_sample_bots(tmp_path):
     # the kit and the protocol it does import are the installed distributions, from their own folders
     assert loaded["arenabot"] == str(KIT / "__init__.py")
     assert loaded["arena_protocol"] == str(PROTOCOL / "__init__.py")
+    assert loaded["arena_games"] == str(ENGINES / "__init__.py")
     assert "sample_bots" not in imports(ROOT / "referee") | imports(ROOT / "arena")
 
 
@@ -65,17 +68,20 @@ def test_the_kit_imports_nothing_of_the_referee_or_arena(tmp_path):
     for folder in (KIT, PROTOCOL):
         outside = imports(folder) - KIT_IMPORTS - set(sys.stdlib_module_names)
         assert outside == set(), f"{folder.relative_to(ROOT)} imports {', '.join(sorted(outside))}"
-    loaded = import_all(["arenabot", "arena_protocol"], tmp_path)
+    assert imports(ENGINES) - {"arena_games"} - set(sys.stdlib_module_names) == set()
+    loaded = import_all(["arenabot", "arena_protocol", "arena_games"], tmp_path)
     assert "arenabot.strategies.sobek_heuristic" in loaded and "arena_protocol.codec" in loaded
+    assert "arenabot.search.ismcts" in loaded and "arena_games.determinise" in loaded
     arena = {name for name in loaded if name.split(".")[0] in ("referee", "arena", "tests", "bench")}
     assert arena == set()
 
 
-def test_the_kit_depends_on_the_protocol_alone_and_the_protocol_on_grpc_and_protobuf():
+def test_the_kit_depends_on_the_protocol_and_the_engines_and_the_protocol_on_grpc_and_protobuf():
     def names(distribution: str) -> list[str]:
         return sorted(r.split("<")[0].split(">")[0].split("=")[0].strip()
                       for r in importlib.metadata.requires(distribution) or [])
 
-    assert names("arenabot") == ["arena-protocol"]
+    assert names("arenabot") == ["arena-games", "arena-protocol"]
     assert names("arena-protocol") == ["grpcio", "protobuf"]
-    assert {"arenabot", "arena-protocol"} <= set(names("arena"))
+    assert names("arena-games") == []
+    assert {"arenabot", "arena-protocol", "arena-games"} <= set(names("arena"))

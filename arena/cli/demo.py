@@ -18,7 +18,9 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots" / "python"
 
 @click.command()
 @click.option("--game", type=GAME, default="prohis", show_default=True)
-@click.option("--league", "name", help="Default: GAME-demo.")
+@click.option("--league", "name", help="Default: GAME-demo, or GAME-reference.")
+@click.option("--reference", is_flag=True,
+              help="The reference league: random, first-legal, GAME's heuristic and its search bot.")
 @click.option("--rounds", type=click.IntRange(min=1), default=None,
               help="Default: the player count, one whole duplicate cycle.")
 @click.option("--jobs", "-j", default=2, show_default=True)
@@ -26,15 +28,18 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots" / "python"
               show_default=True)
 @with_store()
 @user_errors
-def demo(game: str, name: str | None, rounds: int | None, jobs: int, runs_dir: Path, store) -> None:
+def demo(game: str, name: str | None, reference: bool, rounds: int | None, jobs: int, runs_dir: Path,
+         store) -> None:
     """Enter the Python sample bots that play GAME in a league at its smallest player count,
     run it, and show the leaderboard.
 
-    Rerunning it reuses what exists: registered bots, the league and its played matches.
+    The search bots play only with --reference: the league a new bot is measured against,
+    from random up to the search bot (docs/search.md shows each game's). Rerunning reuses what
+    exists: registered bots, the league and its played matches.
     """
-    name = name or f"{game}-demo"
+    name = name or f"{game}-{'reference' if reference else 'demo'}"
     with submission_errors():
-        players = demo_league(store, game, name, SAMPLES, say=click.echo, check_say=echo_line)
+        players = demo_league(store, game, name, SAMPLES, say=click.echo, check_say=echo_line, reference=reference)
     run_with_progress(store, name, rounds or players, jobs, runs_dir)
     click.echo()
     print_leaderboard(leaderboard(store, name))

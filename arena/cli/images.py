@@ -90,7 +90,7 @@ def mib(size: int) -> str:
 @images.command("wheels")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("dist"), show_default=True)
 def wheels(out: Path) -> None:
-    """Build the protocol package and the Python bot kit into wheels: what the Python base
+    """Build the protocol package, the game engines and the Python bot kit into wheels: what the Python base
     image installs, and what a Python bot outside it can `pip install`."""
     try:
         for wheel in build_wheels(PYTHON_BASE.projects, out):

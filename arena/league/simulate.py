@@ -39,15 +39,21 @@ from .schedule import FORMATS, ScheduleOptions, Slot, schedule
 @dataclass(frozen=True)
 class SimBot:
     """A bot of known kind: the game's heuristic playing a uniformly random legal action
-    instead with probability ``p`` (0: the heuristic, 1: random), or first-legal."""
+    instead with probability ``p`` (0: the heuristic, 1: random), first-legal, or the search bot
+    with a fixed budget of ``search`` iterations a decision (``arenabot.search.ISMCTS``)."""
 
     name: str
     p: float = 0.0
     first_legal: bool = False
+    search: int = 0
 
     def strategy(self, game: str) -> Strategy:
         if self.first_legal:
             return FirstLegal()
+        if self.search:
+            from arenabot.search import ISMCTS  # imports the engines' samplers: only when asked
+
+            return ISMCTS(iterations=self.search)
         if self.p >= 1:
             return make_strategy("random", game)
         if self.p <= 0:

@@ -225,3 +225,18 @@ def test_arena_demo_from_scratch(db_url, tmp_path, sample_images):
     again = CliRunner(env=env).invoke(arena, ["demo", "--rounds", "1", "--runs-dir", str(tmp_path / "runs")])
     assert again.exit_code == 0 and "registered " not in again.output and "4 match(es) were already played" in \
         again.output
+
+
+def test_arena_demo_reference_league(db_url, tmp_path, sample_images):
+    """`arena demo --reference`: random, first-legal, the heuristic and the search bot, in
+    containers at the default time control; no seat fails (the search bot keeps its clock)."""
+    env = {**os.environ, "ARENA_DB": db_url}
+    result = CliRunner(env=env).invoke(arena, ["demo", "--reference", "--rounds", "1", "--runs-dir",
+                                               str(tmp_path / "runs")])
+    assert result.exit_code == 0, result.output
+    assert "created league prohis-reference" in result.output
+    assert result.output.count("registered ") == 4
+    assert "4 match(es), 24 game(s), 0 seat failure(s)" in result.output
+    board = result.output.split("mu-3s")[1]
+    assert {"random", "first-legal", "prohis-heuristic", "prohis-search"} <= set(board.split())
+    assert "prohis-bold" not in board

@@ -64,14 +64,14 @@ def test_the_base_digest_follows_the_kit_and_nothing_else(tmp_path):
 def test_the_wheels_hold_the_sources_and_nothing_left_from_earlier_builds(tmp_path):
     projects = []
     for project in PYTHON_BASE.projects:  # copies whose build/ holds a module deleted since
-        copy = tmp_path / "src" / project.parent.name
+        copy = tmp_path / "src" / project.relative_to(ROOT).parts[0]
         shutil.copytree(project, copy, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
         package = next(p.name for p in copy.iterdir() if p.name in PACKAGES)
         (copy / "build" / "lib" / package).mkdir(parents=True)
         (copy / "build" / "lib" / package / "deleted.py").write_text("raise SystemExit('stale')\n")
         projects.append(copy)
     wheels = build_wheels(projects, tmp_path / "dist")
-    assert sorted(w.name.split("-")[0] for w in wheels) == ["arena_protocol", "arenabot"]
+    assert sorted(w.name.split("-")[0] for w in wheels) == ["arena_games", "arena_protocol", "arenabot"]
     inside = {}
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as z:
