@@ -325,6 +325,7 @@ class BossState(PhasedState):
         self._chance, self._chance_own = value, type(value) is not int
 
     def clone(self) -> BossState:
+        """Copies the lists a game changes; shares the rest (see :meth:`State.clone`)."""
         new = BossState.__new__(BossState)
         fields = new.__dict__ = self.__dict__.copy()  # shares the spec, settings, tables, the legal list
         self._chance_own = fields["_chance_own"] = False
@@ -701,7 +702,9 @@ def sorted_backs(cards: list[int]) -> list[str]:
 
 # -- determinisation ---------------------------------------------------------------------------
 POLICE_IDS = {face: CARDS.ids(name) for face, name in ((GOLD, "gold"), (SILVER, "silver"), (DOUBLE, "double"))}
-_POLICE_KEY = len(CITIES)  # sorts a draw's police cards after every city's cards
+# A draw sorts the unknown cards by this key plus a random fraction: by city, shuffled within
+# each, and the police cards after them.
+_DRAW_KEY = (*CITY_OF, *[len(CITIES)] * (len(CARDS) - CITY_CARDS))
 
 
 def sampler(view: View, history: list[dict[str, Any]], settings: BossSettings) -> Callable[[random.Random], BossState]:
@@ -776,8 +779,9 @@ def sampler(view: View, history: list[dict[str, Any]], settings: BossSettings) -
     known = set(t.hands[seat]).union(*t.revealed, t.rewards)
     unknown: list[int] = []
     targets: list[int] = []
+    hidden = sorted(in_game - known)
     for city in cities:
-        cards = [c for c in sorted(in_game) if CITY_OF[c] == city and c not in known]
+        cards = [c for c in hidden if CITY_OF[c] == city]
         places = [-1 - t.reward_slot[city]] if t.rewards[t.reward_slot[city]] < 0 else []
         for s in range(n):
             if s != seat:
@@ -789,13 +793,11 @@ def sampler(view: View, history: list[dict[str, Any]], settings: BossSettings) -
         targets += places
     unknown += hidden_police
     targets += [n] * len(hidden_police)
-    key = [*CITY_OF, *[_POLICE_KEY] * (len(CARDS) - CITY_CARDS)]
-    template = t
+    template, key = t, _DRAW_KEY
 
     def draw(rng: random.Random) -> BossState:
         state = template.clone()
         state.rng = rng.getrandbits(64)  # the seed of its future chance: the next rounds' deals
-        # Sorted by city, each city's cards in random order (and the police deck after them).
         cards = sorted(unknown, key=lambda c, r=rng.random: key[c] + r())
         hands, rewards, deck = state.hands, state.rewards, state.deck
         for card, target in zip(cards, targets, strict=True):

@@ -1,13 +1,24 @@
-"""The Boss's search tuning: a judge of cut-off games, and a rollout policy that keeps cubes.
+"""The Boss's search tuning: each simulation plays its round out by the heuristic's rules, then
+a judge estimates the final scores.
 
-A drawn state knows its rewards (the sampler put them there), so a game cut off in the middle of
-a round can be judged by what each seat would get if the round resolved as the bosses stand now:
-every boss's reward to its controller (points; a penalty costs the cube-rounds it takes), Chicago's
-half-sum, plus what the cubes still to play are worth: this round's reserve, and every big cube
-free in the rounds the police cards leave (the drawn state knows their order too), each small cube
-once. Each seat's estimate of its final score is compared with every rival's through a logistic:
-its value is its mean chance of finishing ahead of each, which at the end of a game is the rank
-value the search backs up (1 first alone, 0 last).
+A Boss round is won at its resolution: a boss taken early is often taken back in a later turn,
+above all in the last turns, so a game cut off mid-round and judged as the bosses stand would
+reward whoever placed last. So the evaluation first plays the round on to its resolution (at most
+:data:`ROUND_LIMIT` decisions) by :func:`policy`, the heuristic player's rules written on the
+engine's fields (each seat values a boss by the mean of the rewards it may hide, as that seat sees
+them, never by the drawn reward). The tree's rollouts are therefore empty (``rollout_depth`` 0).
+
+Then :func:`estimates` says what each seat ends the game with: its points, plus what the bosses
+would give if the round resolved as they stand (a drawn state knows its rewards; a penalty costs
+the cube-rounds it takes), plus what its cubes are still worth: this round's reserve, every big
+cube free in the rounds the police cards leave (the drawn state knows their order too), each small
+cube once. Each seat's estimate is compared with every rival's through a logistic: its value is its
+mean chance of finishing ahead of each, which at the end of a game is the rank value the search
+backs up (1 first alone, 0 last).
+
+Measured (200 iterations a decision, 2 players, duplicate deals against the heuristic): random
+rollouts of 10 or 40 decisions win about half the games; the judge alone, on the state where the
+tree stops, 60%; this, nearly all (see the report of issue 18).
 """
 
 from __future__ import annotations
@@ -15,11 +26,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from operator import add
 
 from arena_games.boss import (
     BADGES_TO_END,
     BANISHED,
-    BIG,
     BIG_CUBES,
     CARDS,
     CHICAGO,
@@ -38,6 +49,7 @@ from arena_games.boss import (
     REVEAL,
     REVOLVER,
     SILVER,
+    TURN,
     VALUE_OF,
     VALUES,
     BossState,
@@ -122,7 +134,7 @@ def estimates(state: BossState) -> list[float]:
     return value
 
 
-def evaluate(state: BossState) -> Sequence[float]:
+def judge(state: BossState) -> Sequence[float]:
     """Each seat's value in [0, 1]: its mean chance of finishing ahead of each rival."""
     if state.is_terminal():
         return rank_values(state)
@@ -144,21 +156,23 @@ LAST_BIG_COST, LAST_SMALL_COST = 0.05, 0.3  # in the last turn big cubes come ba
 MIN_GAIN = 0.4
 DENIAL = 1.25  # a boss taken from a rival is worth more: it is also theirs no more
 EPSILON = 0.1  # the share of a rollout's decisions played at random
+MAX_WORTH = 5.0 * DENIAL  # no city is worth more (a 5, taken from a rival)
+ROUND_LIMIT = 30  # decisions a judge plays at most to finish a round (2 players need about 30 for a whole one)
 
 _CARD_WORTH = tuple(
     (float(VALUE_OF[c]), PENALTY.get(KIND_OF[c], 0.0)) for c in range(len(KIND_OF))
 )  # by city card id: (points, penalty)
 _cities_cache: dict[int, tuple[object, list[list[int]]]] = {}
-_remain_cache: dict[tuple[tuple[int, ...], bool, bool], float] = {}
+_remain_cache: dict[tuple[tuple[int, ...], bool, bool], float] = {}  # by police ids: few keys
 _POLICE_FACES = (GOLD, GOLD, SILVER, SILVER, DOUBLE)
 
 
 def _rounds_remain(state: BossState) -> float:
     """The chance, from the police cards face up, that another round follows this one."""
-    faces = tuple(FACE[c] for c in state.police)
-    key = (faces, state.last_turn, state.overtime)
+    key = (tuple(state.police), state.last_turn, state.overtime)
     chance = _remain_cache.get(key)
     if chance is None:
+        faces = tuple(FACE[c] for c in state.police)
         if state.overtime:
             chance = 0.0
         elif state.last_turn:
@@ -184,11 +198,12 @@ def _city_cards(state: BossState) -> list[list[int]]:
     return entry[1]
 
 
-def _worth(state: BossState, seat: int, boss: int, position: int, weight: float) -> float:
+def _worth(state: BossState, seat: int, boss: int, weight: float) -> float:
     """What ``boss`` is worth to ``seat``: the mean of the rewards it may hide, as the seat sees them."""
     if boss == CHICAGO:
         total = 0.0
-        for left in state.row[:position]:
+        row = state.row
+        for left in row[:row.index(CHICAGO)]:
             shown = state.revealed[left]
             total += VALUE_OF[shown[-1]] if shown else UNSEEN_LAST_CARD
         return total / 2
@@ -202,60 +217,80 @@ def _worth(state: BossState, seat: int, boss: int, position: int, weight: float)
     return total / count if count else 0.0
 
 
-def rollout(state: BossState, rng: random.Random) -> str:
+def policy(state: BossState, rng: random.Random) -> str:
     """The heuristic player's choice, made fast: the boss worth most for the cubes it takes (the
-    minimal majority, plus a spare one while a rival may answer), else a random reveal or a pass."""
+    minimal majority, plus a spare one while a rival may answer), else a random reveal or a pass;
+    one decision in ten (EPSILON) at random."""
     actions = state.legal_actions()
-    if len(actions) == 1:
-        return actions[0]
     if rng.random() < EPSILON:
-        return actions[rng.randrange(len(actions))]
+        return actions[int(rng.random() * len(actions))]
     seat, phase = state.active, state.phase
-    last = state.last_turn
+    if phase == REVEAL:
+        return actions[int(rng.random() * len(actions))]
+    last, big = state.last_turn, state.big
     if last:
-        rivals = [s for s in state.last_turns if state.big[s]]
+        spare = 1 if any(big[s] for s in state.last_turns) else 0
     else:
-        rivals = [s for s in range(state.num_players) if s != seat and state.big[s]]
-    spare = 1 if rivals else 0
+        spare = 1 if any(big[s] for s in range(state.num_players) if s != seat) else 0
     if phase == CUBES:
-        totals = [b + x for b, x in zip(state.big_on[state.placing], state.small_on[state.placing], strict=True)]
+        totals = list(map(add, state.big_on[state.placing], state.small_on[state.placing]))
         mine = totals[seat]
         totals[seat] = 0
-        if DONE in actions and (mine > max(totals) + spare or not state.big[seat]):
+        if actions[-1] == DONE and (mine > max(totals) + spare or not big[seat]):
             return DONE
-        return BIG if BIG in actions else actions[0]
-    if phase != REVEAL:  # a turn, or the optional placement after its reveal
-        big, small = state.big[seat], state.small[seat]
-        big_cost, small_cost = (LAST_BIG_COST, LAST_SMALL_COST) if last else (BIG_COST, SMALL_COST)
-        weight = _rounds_remain(state)
-        best, best_gain = None, MIN_GAIN
-        row = state.row
-        for action in actions:
-            verb, boss = PARSED.get(action, (action, -1))
-            if verb != "place":
-                continue
-            totals = [b + x for b, x in zip(state.big_on[boss], state.small_on[boss], strict=True)]
-            mine = totals[seat]
-            totals[seat] = 0
-            top = max(totals)
-            if mine > top:
-                continue  # already mine
-            cubes = top - mine + 1
-            if big + small > cubes:
-                cubes += spare
-            bigs = min(cubes, big)
-            worth = _worth(state, seat, boss, row.index(boss), weight)
-            if top and worth > 0:
-                worth *= DENIAL
-            gain = worth - bigs * big_cost - (cubes - bigs) * small_cost
-            if gain > best_gain:
-                best, best_gain = action, gain
-        if best is not None:
-            return best
-        if phase == PLACE:
-            return PASS
-    reveals = [a for a in actions if a.startswith("reveal:")]
-    return reveals[rng.randrange(len(reveals))]
+        return actions[0]  # big, else small
+    # A turn (its reveals come first, one per card in hand), or the optional placement after it.
+    reveals = len(state.hands[seat]) if phase == TURN else 0
+    mine_big, reach = big[seat], big[seat] + state.small[seat]
+    big_cost, small_cost = (LAST_BIG_COST, LAST_SMALL_COST) if last else (BIG_COST, SMALL_COST)
+    weight = -1.0
+    best, best_gain = None, MIN_GAIN
+    big_on, small_on = state.big_on, state.small_on
+    for action in actions[reveals:]:
+        if action == PASS:
+            break
+        boss = PARSED[action][1]
+        totals = list(map(add, big_on[boss], small_on[boss]))
+        mine = totals[seat]
+        totals[seat] = 0
+        top = max(totals)
+        if mine > top:
+            continue  # already mine
+        cubes = top - mine + 1
+        if reach > cubes:
+            cubes += spare
+        bigs = min(cubes, mine_big)
+        cost = bigs * big_cost + (cubes - bigs) * small_cost
+        if cost + best_gain >= MAX_WORTH and boss != CHICAGO:
+            continue  # no city's card is worth that much
+        if weight < 0:
+            weight = _rounds_remain(state)
+        worth = _worth(state, seat, boss, weight)
+        if top and worth > 0:
+            worth *= DENIAL
+        if worth - cost > best_gain:
+            best, best_gain = action, worth - cost
+    if best is not None:
+        return best
+    if phase == PLACE:
+        return PASS
+    return actions[int(rng.random() * reveals)]
 
 
-CONFIG = SearchConfig(evaluate=evaluate, rollout=rollout, rollout_depth=10, exploration=0.7)
+def play_round(state: BossState) -> None:
+    """Plays the round on to its resolution (at most ROUND_LIMIT decisions) by :func:`policy`."""
+    rng = state.rng  # the drawn state's own chance, drawn from the search's rng: deterministic
+    start, steps = state.round, 0
+    while state.round == start and steps < ROUND_LIMIT and not state.is_terminal():
+        state.apply(policy(state, rng))
+        steps += 1
+
+
+def evaluate(state: BossState) -> Sequence[float]:
+    """Plays the round out by the heuristic's rules, then judges (:func:`judge`)."""
+    if not state.is_terminal():
+        play_round(state)
+    return judge(state)
+
+
+CONFIG = SearchConfig(evaluate=evaluate, rollout=None, rollout_depth=0, exploration=0.7)
