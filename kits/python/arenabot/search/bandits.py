@@ -35,8 +35,13 @@ from arena_games.core import DONE, State
 
 from .ismcts import SearchConfig, rank_values
 
-HAND_SHARE = 0.5  # of the loot in hand, counted in a projected total
+HAND_SHARE = 0.5  # of the loot in hand, counted in a projected total ...
+HAND_PILE = 0  # ... in full with this many cards left in the pile, less with fewer (0: always in full)
 SCALE = 8.0  # loot: a lead of this much is worth a logistic's 0.73
+MARGIN = 0.0  # the share of a seat's value given by its lead itself, which a logistic flattens
+MARGIN_SCALE = 60.0  # loot: a lead of this much is worth the whole margin share
+SETTLE = False  # a cut-off state's fight or stash is played out by the policy before it is judged
+SETTLE_LIMIT = 30
 ATTACK_GUNS = 4  # guns in hand to attack a hand
 RAID_GUNS = 3  # guns in hand to raid a hideout, with a Tracker
 ENOUGH_GUNS = 8  # an attack stops adding cards at this strength
@@ -45,9 +50,10 @@ ENOUGH_GUNS = 8  # an attack stops adding cards at this strength
 def projected(state: BanditsState) -> list[float]:
     """Each seat's total if the round ended now, with a share of the loot in its hand."""
     value, face = VALUE.__getitem__, state.face.__getitem__
+    share = HAND_SHARE if not HAND_PILE else HAND_SHARE * min(1.0, len(state.pile) / HAND_PILE)
     out = []
     for seat, (hand, hideout, total) in enumerate(zip(state.hands, state.hideouts, state.totals, strict=True)):
-        score = total + sum(map(value, map(face, hideout))) + HAND_SHARE * sum(map(value, map(face, hand)))
+        score = total + sum(map(value, map(face, hideout))) + share * sum(map(value, map(face, hand)))
         if state.phase == STASH and seat == state.active:
             score += sum(map(value, map(face, state.stash)))
         out.append(score)
@@ -56,20 +62,33 @@ def projected(state: BanditsState) -> list[float]:
 
 def evaluate(state: State) -> list[float]:
     """Each seat's value in [0, 1]: by the final ranks once the game is over, else pairwise by
-    projected totals."""
+    projected totals, once the fight or stash in progress is settled by :func:`policy`."""
+    assert isinstance(state, BanditsState)
+    steps = 0
+    while SETTLE and state.phase != TURN and steps < SETTLE_LIMIT and not state.is_terminal():
+        state.apply(policy(state))
+        steps += 1
     if state.is_terminal():
         return rank_values(state)
-    assert isinstance(state, BanditsState)
     scores = projected(state)
     n = len(scores)
     exp = math.exp
     # the seat itself is among the others: a logistic of 0, a half, taken off
-    return [(sum(1 / (1 + exp((other - mine) / SCALE)) for other in scores) - 0.5) / (n - 1) for mine in scores]
+    odds = [(sum(1 / (1 + exp((other - mine) / SCALE)) for other in scores) - 0.5) / (n - 1) for mine in scores]
+    if not MARGIN:
+        return odds
+    leads = [min(1.0, max(-1.0, (mine - (sum(scores) - mine) / (n - 1)) / MARGIN_SCALE)) for mine in scores]
+    return [(1 - MARGIN) * odd + MARGIN * (1 + lead) / 2 for odd, lead in zip(odds, leads, strict=True)]
 
 
 def rollout(state: State, rng: random.Random) -> str:
-    """The heuristic's rules of thumb, on the state itself (no view to build)."""
     assert isinstance(state, BanditsState)
+    return policy(state)
+
+
+def policy(state: BanditsState) -> str:
+    """The heuristic's rules of thumb, on the state itself (no view to build); no chance, so a
+    search with a fixed budget stays reproducible."""
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
@@ -87,7 +106,7 @@ def rollout(state: State, rng: random.Random) -> str:
                 return target
         if guns >= ATTACK_GUNS:
             attacks = [a for a in actions if a.startswith("attack:")]
-            return attacks[rng.randrange(len(attacks))]
+            return max(attacks, key=lambda a: len(state.hands[int(a[7:])]))  # the biggest hand
         return DRAW
     if phase == ATTACK:
         if DONE in actions and sum(GUNS[face[c]] for c in state.attack) >= ENOUGH_GUNS:
