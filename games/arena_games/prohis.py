@@ -448,13 +448,13 @@ class ProhisState(PhasedState):
     def clone(self) -> ProhisState:
         """An independent copy, fast: the card lists are copied, the rest shared or copied by value.
 
-        The ``random.Random`` is shared, not copied: Prohis draws from it only at setup (the
-        removal, the deal, the first player); after that, the pile's order is all its chance.
-        The removed cards never change after setup either.
+        The ``random.Random`` is shared, not copied (a copy costs more than the rest together):
+        Prohis draws from it only at setup (the removal, the deal, the first player); after that,
+        the pile's order is all its chance.
         """
         new = _new_state()
         new.game, new.num_players, new.seed, new.settings = self.game, self.num_players, self.seed, self.settings
-        new.rng, new.removed = self.rng, self.removed
+        new.rng, new.removed = self.rng, self.removed[:]
         log = self.log
         new.log = log if isinstance(log, MutedLog) else _copy_log(log)
         new._legal = self._legal  # a cached list is never changed, only replaced

@@ -250,3 +250,13 @@ def test_the_view_alone_is_enough_and_the_end_of_the_game_draws():
         views += 1
         state.apply(players[seat].decide(view, state.legal_actions()))
     assert state.end_triggered
+
+
+def test_the_engine_draws_nothing_after_setup_so_its_clones_share_its_random_source():
+    rng = random.Random(0)
+    for n in (3, 6):
+        state = PROHIS.new_game(n, n)
+        before = state.rng.getstate()
+        while not state.is_terminal():
+            state.apply(rng.choice(state.clone().legal_actions()))
+        assert state.rng.getstate() == before
