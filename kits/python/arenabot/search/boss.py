@@ -16,9 +16,10 @@ cube once. Each seat's estimate is compared with every rival's through a logisti
 mean chance of finishing ahead of each, which at the end of a game is the rank value the search
 backs up (1 first alone, 0 last).
 
-Measured (200 iterations a decision, 2 players, duplicate deals against the heuristic): random
-rollouts of 10 or 40 decisions win about half the games; the judge alone, on the state where the
-tree stops, 60%; this, nearly all (see the report of issue 18).
+Measured against the heuristic (200 iterations a decision, duplicate deals, every seat rotation):
+with random rollouts of 10 decisions the search won 20 of 40 two-player games; with the judge alone
+on the state where the tree stops, 24 of 40; as here, 52 of 54 two-player games, 11 of 12 at three
+players and 11 of 12 at four.
 """
 
 from __future__ import annotations
@@ -287,7 +288,8 @@ def play_round(state: BossState) -> None:
 
 
 def evaluate(state: BossState) -> Sequence[float]:
-    """Plays the round out by the heuristic's rules, then judges (:func:`judge`)."""
+    """Plays the round out by the heuristic's rules, then judges (:func:`judge`). The state is
+    the simulation's own, spent here."""
     if not state.is_terminal():
         play_round(state)
     return judge(state)
