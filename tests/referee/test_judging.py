@@ -15,7 +15,9 @@ from referee.records import read_record
 from .helpers import MISBEHAVE, RANDOM_BOT, bot, check_records_replay, play_match
 
 STARTUP_MS = 5000
-FAST = {"time": {"startup_ms": STARTUP_MS, "decision_ms": 300, "bank_ms": 200}}
+# Short enough that a hanging bot costs little, long enough that an honest random bot on a busy
+# machine never times out (one did at 300 + 200 ms in CI, failing a test about something else).
+FAST = {"time": {"startup_ms": STARTUP_MS, "decision_ms": 500, "bank_ms": 1500}}
 
 
 def bad_seat(game: dict) -> int:

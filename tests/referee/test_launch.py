@@ -109,7 +109,7 @@ def test_a_spec_reads_back_with_every_setting():
 @pytest.mark.parametrize("bots, message", [
     ((BotSpec("a", builtin="random"),), "Prohis is played by 3 to 6 players, not 1"),
     ((BotSpec("a", builtin="genius"), BotSpec("b", builtin="random"), BotSpec("c", builtin="random")),
-     "bots[0] (a): builtin must be random or heuristic, got 'genius'"),
+     "bots[0] (a): builtin must be random or heuristic or search, got 'genius'"),
     ((BotSpec("a", builtin="random"),) * 3, "bot names must be unique within a match"),
 ])
 def test_a_spec_that_cannot_run_is_refused_before_anything_is_written(tmp_path, bots, message):

@@ -35,7 +35,7 @@ SETTINGS = {
 
 # The games whose ranks break ties of scores (with these settings), and a match seed whose games
 # have such a tie: there, ranking by score alone would rank differently from the game.
-TIE_BREAKS = {"prohis": ({"tie_break": "most_illegal"}, 9), "boss": ({}, 18)}
+TIE_BREAKS = {"prohis": ({"tie_break": "most_illegal"}, 21), "boss": ({}, 18)}
 
 
 def heuristic_bot(game: str) -> list[str]:

@@ -84,7 +84,7 @@ def test_arena_images_wheels_builds_what_make_wheels_promises(tmp_path):
     result = CliRunner().invoke(arena, ["images", "wheels", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     built = sorted(Path(line).name for line in result.output.split())
-    assert [name.split("-")[0] for name in built] == ["arena_protocol", "arenabot"]
+    assert [name.split("-")[0] for name in built] == ["arena_games", "arena_protocol", "arenabot"]
     assert all(name.endswith("-py3-none-any.whl") for name in built)
     assert sorted(p.name for p in tmp_path.iterdir()) == built
 
