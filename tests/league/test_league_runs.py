@@ -16,7 +16,9 @@ from pathlib import Path
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
+from arena.bots import load_bot_config
 from arena.cli import main as arena
+from arena.demo import lineup
 from arena.league import create_league, register_bot
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions, Slot
@@ -25,7 +27,7 @@ from arena.store import Game, Match, Rating
 
 from ..docker_fixtures import ROOT, arena_containers
 from ..referee.test_duplicate import dealt
-from .helpers import SAMPLE_FOLDERS, SECRET, league_of_samples, stored_games
+from .helpers import DEMO_FOLDERS, SAMPLE_FOLDERS, SECRET, league_of_samples, stored_games
 
 
 def prob_better(a: dict, b: dict) -> float:
@@ -214,29 +216,47 @@ def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path
             assert ratings["crasher"] == 0  # every game it played had a failure: none rated
 
 
-def test_arena_demo_from_scratch(db_url, tmp_path, sample_images):
-    """`make demo`'s command: submits the sample bots (build, check, register), runs, prints."""
+def test_arena_demo_from_scratch_then_its_reference_league(db_url, tmp_path, sample_images):
+    """`make demo`'s command: submits the sample bots (build, check, register), runs, prints.
+    Then `arena demo --reference` on the same database: random, first-legal, the heuristic and
+    the search bot, in containers at the default time control; only the search bot is new, and
+    no seat fails (the search bot keeps its clock)."""
     env = {**os.environ, "ARENA_DB": db_url}
     result = CliRunner(env=env).invoke(arena, ["demo", "--rounds", "1", "--runs-dir", str(tmp_path / "runs")])
     assert result.exit_code == 0, result.output
     assert result.output.count("registered ") == 4
     assert "4 match(es), 24 game(s), 0 seat failure(s)" in result.output
-    assert "prohis-heuristic" in result.output.split("mu-3s")[1]
+    shown = shown_bots(result.output)
+    assert "prohis-heuristic" in shown and "prohis-search" not in shown
     again = CliRunner(env=env).invoke(arena, ["demo", "--rounds", "1", "--runs-dir", str(tmp_path / "runs")])
     assert again.exit_code == 0 and "registered " not in again.output and "4 match(es) were already played" in \
         again.output
 
+    reference = CliRunner(env=env).invoke(arena, ["demo", "--reference", "--rounds", "1", "--runs-dir",
+                                                  str(tmp_path / "runs")])
+    assert reference.exit_code == 0, reference.output
+    assert "created league prohis-reference" in reference.output
+    # the demo's bots join without a second check; the search bot is submitted
+    assert reference.output.count("registered ") == 1 and "registered prohis-search" in reference.output
+    assert "4 match(es), 24 game(s), 0 seat failure(s)" in reference.output
+    shown |= shown_bots(reference.output)
+    assert {"random", "first-legal", "prohis-heuristic", "prohis-search"} <= set(shown_bots(reference.output))
+    assert "prohis-bold" not in shown_bots(reference.output)
+    # every bot the two demos entered (test_sample_bots leaves these to this test) passed its
+    # check and shows with bot.toml's version and language
+    configs = [load_bot_config(folder) for folder in sorted((ROOT / "sample_bots" / "python").iterdir())
+               if (folder / "bot.toml").exists()]
+    entered = sorted(c.name for c in configs if lineup(c, "prohis", False) or lineup(c, "prohis", True))
+    assert entered == sorted(shown)
+    assert sorted(folder.name for folder in (ROOT / "sample_bots" / "python").iterdir()
+                  if (folder / "bot.toml").exists() and load_bot_config(folder).name in shown) == list(DEMO_FOLDERS)
+    for config in configs:
+        if config.name in shown:
+            assert shown[config.name] == (config.version, config.language)
 
-def test_arena_demo_reference_league(db_url, tmp_path, sample_images):
-    """`arena demo --reference`: random, first-legal, the heuristic and the search bot, in
-    containers at the default time control; no seat fails (the search bot keeps its clock)."""
-    env = {**os.environ, "ARENA_DB": db_url}
-    result = CliRunner(env=env).invoke(arena, ["demo", "--reference", "--rounds", "1", "--runs-dir",
-                                               str(tmp_path / "runs")])
-    assert result.exit_code == 0, result.output
-    assert "created league prohis-reference" in result.output
-    assert result.output.count("registered ") == 4
-    assert "4 match(es), 24 game(s), 0 seat failure(s)" in result.output
-    board = result.output.split("mu-3s")[1]
-    assert {"random", "first-legal", "prohis-heuristic", "prohis-search"} <= set(board.split())
-    assert "prohis-bold" not in board
+
+def shown_bots(output: str) -> dict[str, tuple[str, str]]:
+    """A printed leaderboard's bots: name -> (version, language)."""
+    rows = output.split("mu-3s", 1)[1].splitlines()[1:]
+    cells = [row.split() for row in rows if row.strip()]
+    return {c[1]: (c[2], c[3]) for c in cells if c[0][0].isdigit()}

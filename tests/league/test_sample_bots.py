@@ -1,7 +1,9 @@
 """Every sample bot, in every language (the folders of sample_bots/<language>/<bot>/ are found
 when the tests are collected, so a bot added in any language is covered), is submitted as an
 author would: built offline, passing `arena bot check`, registered in a league; and the
-leaderboard shows it with bot.toml's name, version and language."""
+leaderboard shows it with bot.toml's name, version and language. The Python bots `arena demo`
+enters (tests/league/helpers.py DEMO_FOLDERS) are left to test_league_runs' demo test, which
+submits them the same way and checks the same."""
 
 from __future__ import annotations
 
@@ -18,8 +20,11 @@ from arena.submissions import submit_bot
 from arena_games import GAMES
 
 from .conftest import ROOT
+from .helpers import DEMO_FOLDERS
 
-SAMPLES = sorted(toml.parent for toml in (ROOT / "sample_bots").glob("*/*/bot.toml"))
+# The Python bots the demo enters are submitted, checked and shown by test_league_runs' demo test.
+SAMPLES = sorted(toml.parent for toml in (ROOT / "sample_bots").glob("*/*/bot.toml")
+                 if not (toml.parent.parent.name == "python" and toml.parent.name in DEMO_FOLDERS))
 
 
 @pytest.mark.parametrize("folder", SAMPLES, ids=lambda folder: f"{folder.parent.name}/{folder.name}")
