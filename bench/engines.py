@@ -59,13 +59,13 @@ def positions(spec: GameSpec, n: int, count: int, seed0: int) -> list[State]:
     rng = random.Random(seed0)
     for g in range(count):
         state = spec.new_game(n, seed0 + g)
-        length = 0
+        actions = []
         probe = state.clone()
         while not probe.is_terminal():
-            probe.apply(rng.choice(probe.legal_actions()))
-            length += 1
-        for _ in range(length // 3):
-            state.apply(rng.choice(state.legal_actions()))
+            actions.append(rng.choice(probe.legal_actions()))
+            probe.apply(actions[-1])
+        for action in actions[: len(actions) // 3]:
+            state.apply(action)
         while len(state.legal_actions()) < 2 and not state.is_terminal():
             state.apply(state.legal_actions()[0])
         out.append(state)

@@ -54,8 +54,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import random
 from collections.abc import Callable
 from operator import add, itemgetter
+from typing import Any
 
 from .cards import CardSet, deal, shuffled
 from .core import (
@@ -70,7 +72,7 @@ from .core import (
     action_table,
     ranks_from_scores,
 )
-from .views import UNKNOWN, seat_view
+from .views import MUTED, UNKNOWN, EventLog, restore_log, seat_view
 
 # -- bosses and cards ----------------------------------------------------------------------
 CITIES = ("new_york", "boston", "detroit", "kansas_city", "cincinnati", "memphis", "philadelphia")
@@ -298,6 +300,48 @@ class BossState(PhasedState):
         self._boss_views: list[dict | None] = [None] * len(BOSSES)
         self._start_round(sorted(in_game))
         self._settle()
+
+    # -- simulation: a fast clone, whose random source is copied only once it draws ---------
+    # A search clones a state per simulation, and most simulations end before the next deal
+    # (the only draw from the rng after setup), while copying a random.Random costs more than
+    # the rest of a clone. So a clone and its original share the source until one of them
+    # draws: that one draws from its own copy (or from a new source, when ``_chance`` is the
+    # int seed a determinisation gave it). The shared source itself is then never drawn from.
+    @property
+    def rng(self) -> random.Random:
+        chance = self._chance
+        if not self._chance_own:
+            if type(chance) is int:
+                chance = random.Random(chance)
+            else:
+                fork = random.Random.__new__(random.Random)
+                fork.setstate(chance.getstate())
+                chance = fork
+            self._chance, self._chance_own = chance, True
+        return chance
+
+    @rng.setter
+    def rng(self, value: random.Random | int) -> None:
+        self._chance, self._chance_own = value, type(value) is not int
+
+    def clone(self) -> BossState:
+        """Copies the lists a game changes; shares the rest (see :meth:`State.clone`)."""
+        new = BossState.__new__(BossState)
+        fields = new.__dict__ = self.__dict__.copy()  # shares the spec, settings, tables, the legal list
+        self._chance_own = fields["_chance_own"] = False
+        log = self.log
+        if log is not MUTED:
+            copy = fields["log"] = EventLog.__new__(EventLog)
+            copy.entries, copy.cursor = log.entries[:], log.cursor[:]  # the events are read-only
+        fields["hands"] = [hand[:] for hand in self.hands]
+        fields["revealed"] = [cards[:] for cards in self.revealed]
+        fields["big_on"] = [cubes[:] for cubes in self.big_on]
+        fields["small_on"] = [cubes[:] for cubes in self.small_on]
+        fields["prison"] = [jailed[:] for jailed in self.prison]
+        for name in ("big", "small", "dead", "hospital", "banished", "points", "last_round_points", "row",
+                     "deck", "police", "rewards", "last_turns", "removed", "_player_views", "_boss_views"):
+            fields[name] = fields[name][:]
+        return new
 
     # -- applying actions ----------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -656,6 +700,118 @@ def sorted_backs(cards: list[int]) -> list[str]:
     return [BACK[c] for c in sorted(cards)]
 
 
+# -- determinisation ---------------------------------------------------------------------------
+POLICE_IDS = {face: CARDS.ids(name) for face, name in ((GOLD, "gold"), (SILVER, "silver"), (DOUBLE, "double"))}
+# A draw sorts the unknown cards by this key plus a random fraction: by city, shuffled within
+# each, and the police cards after them.
+_DRAW_KEY = (*CITY_OF, *[len(CITIES)] * (len(CARDS) - CITY_CARDS))
+
+
+def sampler(view: View, history: list[dict[str, Any]], settings: BossSettings) -> Callable[[random.Random], BossState]:
+    """Prepares the draws of states consistent with ``view`` (see :mod:`arena_games.determinise`).
+
+    Every round deals the city cards afresh, so what a seat knows of the hidden cards is the
+    snapshot its view gives: the values of its own hand, the cards revealed this round, the
+    cities (backs) of every hand, and the cards of each city in the game. Everything public
+    (cubes, penalties, points, police cards face up, whose turn) is copied from the view. A deal
+    gives every assignment of the city cards equally likely, so given those facts the unknown
+    cards of each city are uniformly shuffled among its reward and the slots of that city in the
+    other hands: that is the draw, and the exact posterior (nothing is inferred from how the others
+    played). The police cards still face down are in uniform random order.
+    """
+    n, seat = view["num_players"], view["seat"]
+    index = CARDS.index
+    t = BossState.__new__(BossState)
+    t.game, t.num_players, t.seed, t.settings = GAME, n, 0, settings
+    t.rng = 0
+    t.log = restore_log(seat, view, history, n)
+    t._legal = None
+
+    row = [BOSSES.index(b["boss"]) for b in view["bosses"]]
+    by_boss = {BOSSES.index(b["boss"]): b for b in view["bosses"]}
+    cities = tuple(sorted(b for b in row if b != CHICAGO))
+    t.cities, t.row = cities, row
+    t.city_cards = tuple(list(by_boss[b]["cards"]) if b in by_boss and b != CHICAGO else []
+                         for b in range(len(BOSSES)))
+    in_game = {index[name] for b in cities for name in t.city_cards[b]}
+    t.removed = [c for c in range(CITY_CARDS) if c not in in_game]
+    t.reward_slot = {city: i for i, city in enumerate(cities)}
+
+    # The police cards: those face up are known; the rest make the deck, in random order.
+    police_ids = {face: list(ids) for face, ids in POLICE_IDS.items()}
+    t.police = [police_ids[index[name]].pop(0) for name in view["police"]]
+    hidden_police = sorted(c for ids in police_ids.values() for c in ids)
+    if len(hidden_police) != view["police_left"]:
+        raise ValueError("the view's police cards do not add up")
+    t.deck = []
+
+    # The board: cubes, revealed cards, rewards (face up only once the game is over).
+    t.big_on = [list(by_boss[b]["big"]) if b in by_boss else [0] * n for b in range(len(BOSSES))]
+    t.small_on = [list(by_boss[b]["small"]) if b in by_boss else [0] * n for b in range(len(BOSSES))]
+    t.revealed = [[index[name] for name in by_boss[b]["revealed"]] if b in by_boss else []
+                  for b in range(len(BOSSES))]
+    rewards = [by_boss[city]["reward"] for city in cities]
+    t.rewards_up = any(r != UNKNOWN for r in rewards)
+    t.rewards = [-1 if r == UNKNOWN else index[r] for r in rewards]
+
+    players = view["players"]
+    t.hands = [[index[name] for name in view["hand"]] if s == seat else [] for s in range(n)]
+    t.big = [p["big"] for p in players]
+    t.small = [p["small"] for p in players]
+    t.dead = [p["dead"] for p in players]
+    t.prison = [list(p["prison"]) for p in players]
+    t.hospital = [p["hospital"] for p in players]
+    t.banished = [p["banished"] for p in players]
+    t.points = [p["points"] for p in players]
+    t.last_round_points = [p["last_round_points"] for p in players]
+
+    t.round, t.overtime, t.dealer, t.active = view["round"], view["overtime"], view["dealer"], view["active"]
+    t.phase = PHASES.index(view["phase"])
+    t.to_act = view["to_act"] if t.phase != OVER else TERMINAL
+    t.last_turn, t.last_turns, t.turn_revealed = view["last_turn"], list(view["last_turns"]), view["turn_revealed"]
+    t.placing = row[view["placing"]] if view["placing"] >= 0 else -1
+    t.added_big, t.added_small = view["added_big"], view["added_small"]
+    t._player_views, t._boss_views = [None] * n, [None] * len(BOSSES)
+
+    # The unknown cards of each city, and the places they fill, in the same order: by city, its
+    # reward (target -1 - its slot), then its slots in the other hands (target: the seat); then
+    # the police deck (target n).
+    known = set(t.hands[seat]).union(*t.revealed, t.rewards)
+    unknown: list[int] = []
+    targets: list[int] = []
+    hidden = sorted(in_game - known)
+    for city in cities:
+        cards = [c for c in hidden if CITY_OF[c] == city]
+        places = [-1 - t.reward_slot[city]] if t.rewards[t.reward_slot[city]] < 0 else []
+        for s in range(n):
+            if s != seat:
+                places += [s] * players[s]["hand"].count(CITIES[city])
+        if len(cards) != len(places):
+            raise ValueError(f"the view does not add up: {CITIES[city]} has {len(cards)} unknown cards "
+                             f"for {len(places)} hidden places")
+        unknown += cards
+        targets += places
+    unknown += hidden_police
+    targets += [n] * len(hidden_police)
+    template, key = t, _DRAW_KEY
+
+    def draw(rng: random.Random) -> BossState:
+        state = template.clone()
+        state.rng = rng.getrandbits(64)  # the seed of its future chance: the next rounds' deals
+        cards = sorted(unknown, key=lambda c, r=rng.random: key[c] + r())
+        hands, rewards, deck = state.hands, state.rewards, state.deck
+        for card, target in zip(cards, targets, strict=True):
+            if target < 0:
+                rewards[~target] = card
+            elif target < n:
+                hands[target].append(card)
+            else:
+                deck.append(card)
+        return state
+
+    return draw
+
+
 # -- readable logs -------------------------------------------------------------------------
 def describe_event(event: dict, name: Callable[[int], str]) -> str | None:
     """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
@@ -720,4 +876,5 @@ GAME = GameSpec(
     # A failed seat places no cubes: it reveals its first card (reveals come first in
     # the list), passes the optional placement, and closes a placement as soon as it may.
     fallback_preference=(PASS, DONE, BIG),
+    sampler=sampler,
 )

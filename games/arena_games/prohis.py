@@ -37,12 +37,14 @@ Where the rulebook is silent, this engine decides (the page lists these too):
 from __future__ import annotations
 
 import dataclasses
+import random
+from array import array
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from .cards import CardSet, deal, shuffled
 from .core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table, ranks_from_scores
-from .views import UNKNOWN, seat_view
+from .views import UNKNOWN, EventLog, MutedLog, restore_log, seat_view
 
 # -- cards -------------------------------------------------------------------------------
 LEGAL, ILLEGAL, LIEUTENANT, CAPTAIN, MAJOR = range(5)
@@ -442,6 +444,31 @@ class ProhisState(PhasedState):
             return ranks_from_scores(keys)
         return super().ranks()
 
+    # -- simulation ------------------------------------------------------------------------
+    def clone(self) -> ProhisState:
+        """An independent copy, fast: the card lists are copied, the rest shared or copied by value.
+
+        The ``random.Random`` is shared, not copied (a copy costs more than the rest together):
+        Prohis draws from it only at setup (the removal, the deal, the first player); after that,
+        the pile's order is all its chance.
+        """
+        new = _new_state()
+        new.game, new.num_players, new.seed, new.settings = self.game, self.num_players, self.seed, self.settings
+        new.rng, new.removed = self.rng, self.removed[:]
+        log = self.log
+        new.log = log if isinstance(log, MutedLog) else _copy_log(log)
+        new._legal = self._legal  # a cached list is never changed, only replaced
+        new.hands = [hand[:] for hand in self.hands]
+        new.warehouses = [warehouse[:] for warehouse in self.warehouses]
+        new.pile, new.market, new.passed = self.pile[:], self.market[:], self.passed[:]
+        new.end_triggered, new.final_turns = self.end_triggered, self.final_turns[:]
+        new.phase, new.active, new.to_act, new.first_pick = self.phase, self.active, self.to_act, self.first_pick
+        new.convoy, new.revealed = self.convoy[:], self.revealed[:]
+        new.claim_order, new.claims = self.claim_order[:], self.claims[:]
+        new.inspector, new.bribe = self.inspector, self.bribe[:]
+        new.offers, new.flips_left = self.offers, self.flips_left
+        return new
+
     # -- information -----------------------------------------------------------------------
     def view(self, seat: int) -> View:
         smuggler, inspector, phase = self.active, self.inspector, self.phase
@@ -483,6 +510,367 @@ class ProhisState(PhasedState):
             places[f"warehouse{s}"] = self.warehouses[s]
         return places
 
+
+# -- determinisation: states drawn from a seat's view ---------------------------------------------
+# See "Sampling a state" in docs/games/prohis.md for the facts a drawn state honours.
+FACES = len(NAMES)
+DECK_SIZE = {False: 40 + 20 + 6, True: 58 + 30 + 8}  # goods and Lieutenants, by "5 or 6 players"
+_KEY_BYTES = array("I").itemsize  # random sort keys of this many bytes each
+
+
+def _new_state() -> ProhisState:
+    return ProhisState.__new__(ProhisState)
+
+
+def _copy_log(log: EventLog) -> EventLog:
+    new = EventLog.__new__(EventLog)
+    new.entries, new.cursor = log.entries[:], log.cursor[:]
+    return new
+
+
+class _Facts:
+    """Where a seat's history puts hidden cards of the other seats (``seat`` itself sees its own).
+
+    ``hand[s]`` and ``warehouse[s]`` count, by face, cards known to be in seat ``s``'s hand or
+    warehouse. A known card of a hand becomes *loose* when its owner next moves cards out of
+    that hand face down (a convoy, a bribe the seat does not see): ``loose[s]`` counts those,
+    and ``reach[s]`` lists the places where they may be since (the owner's hand and warehouse,
+    the warehouse of an Inspector who seized its convoy or took its bribe).
+    """
+
+    def __init__(self, n: int, seat: int) -> None:
+        self.n, self.seat = n, seat
+        self.hand = [[0] * FACES for _ in range(n)]
+        self.warehouse = [[0] * FACES for _ in range(n)]
+        self.loose = [[0] * FACES for _ in range(n)]
+        self.reach: list[set[int]] = [{s, n + s} for s in range(n)]  # places: hand s is s, warehouse s is n + s
+        for s in range(n):
+            if s != seat:  # Setup 1: a Captain and a Major in every hand
+                self.hand[s][CAPTAIN] = self.hand[s][MAJOR] = 1
+        # The sizes the events imply, to check that the history is the whole game's.
+        self.hand_size = [STARTING_DEAL + 2] * n
+        self.warehouse_size = [0] * n
+        self.pile_size = DECK_SIZE[n >= 5] - STARTING_DEAL * n - MARKET_SIZE
+
+    def seen_leaving(self, s: int, face: int) -> None:
+        """A card of ``face`` left ``s``'s hand face up (or for this seat's eyes)."""
+        if s == self.seat:
+            return
+        if self.hand[s][face]:
+            self.hand[s][face] -= 1
+        elif self.loose[s][face]:  # it may have been one of the loose ones: forget one
+            self.loose[s][face] -= 1
+
+    def hidden_move(self, s: int) -> None:
+        """``s`` moves cards out of its hand face down: what was known of its hand is loose."""
+        if s != self.seat:
+            self.loose[s] = [a + b for a, b in zip(self.loose[s], self.hand[s], strict=True)]
+            self.hand[s] = [0] * FACES
+
+    def to_hand(self, s: int, faces: list[int]) -> None:
+        self.hand_size[s] += len(faces)
+        if s != self.seat:
+            for face in faces:
+                self.hand[s][face] += 1
+
+    def to_warehouse(self, s: int, faces: list[int], hidden: int = 0) -> None:
+        """``faces`` known, and ``hidden`` unknown cards, go into ``s``'s warehouse."""
+        self.warehouse_size[s] += len(faces) + hidden
+        if s != self.seat:
+            for face in faces:
+                self.warehouse[s][face] += 1
+
+
+def _read_history(view: View, history: list[dict[str, Any]], settings: ProhisSettings) -> _Facts | None:
+    """The facts of a seat's whole history, or None if the history is not the whole game's (its
+    counts do not lead to the view's)."""
+    n, seat = view["num_players"], view["seat"]
+    facts = _Facts(n, seat)
+    face = CARDS.index
+    claims: list[tuple[int, int]] = []
+    smuggler = inspector = prohi = -1
+    convoy: list[int] | None = None  # the convoy's faces, if this seat knows them
+    revealed: list[int] = []
+    count = bribe_count = 0
+    bribe: list[int] | None = None
+    for event in history:
+        kind = event["type"]
+        if kind == "take":
+            facts.to_hand(event["seat"], [face[event["card"]]])
+        elif kind == "refill":
+            facts.pile_size -= 1
+        elif kind == "pile":
+            facts.pile_size -= 1
+            facts.hand_size[event["seat"]] += 1  # a card this seat may not know, if another's
+        elif kind == "convoy":
+            smuggler, count = event["seat"], event["count"]
+            facts.hand_size[smuggler] -= count
+            convoy = [face[c] for c in event["cards"]] if "cards" in event else None
+            revealed, claims = [], []
+            facts.hidden_move(smuggler)
+        elif kind == "claim":
+            claims.append((event["seat"], face[event["rank"]]))
+            facts.hand_size[event["seat"]] -= 1
+            facts.seen_leaving(event["seat"], face[event["rank"]])
+        elif kind == "inspector":
+            inspector, prohi = event["seat"], face[event["rank"]]
+            for s, f in claims:
+                if s != inspector:
+                    facts.to_hand(s, [f])
+        elif kind == "bribe":
+            bribe_count = event["count"]
+            facts.hand_size[smuggler] -= bribe_count
+            bribe = [face[c] for c in event["cards"]] if "cards" in event else None
+            if bribe is None:
+                facts.hidden_move(smuggler)
+            else:
+                for f in bribe:
+                    facts.seen_leaving(smuggler, f)
+        elif kind == "accept":
+            facts.to_hand(inspector, [prohi])
+            facts.to_warehouse(inspector, bribe or [], 0 if bribe is not None else bribe_count)
+            if bribe is None:
+                facts.reach[smuggler].add(n + inspector)
+        elif kind == "reject":
+            if bribe is None:
+                facts.hand_size[smuggler] += bribe_count
+            else:
+                facts.to_hand(smuggler, bribe)
+        elif kind == "flip":
+            revealed.append(face[event["card"]])
+            facts.seen_leaving(smuggler, face[event["card"]])
+        elif kind == "outcome":
+            outcome = event["outcome"]
+            if outcome == "seized":
+                if convoy is not None:  # this seat's own convoy: it knows every card
+                    facts.to_warehouse(inspector, convoy)
+                else:
+                    facts.to_warehouse(inspector, revealed, count - len(revealed))
+                    if count == len(revealed):
+                        pass  # every card was seen
+                    elif inspector == seat:  # its warehouse shows the whole convoy: forget the loose ones
+                        facts.loose[smuggler] = [0] * FACES
+                    else:
+                        facts.reach[smuggler].add(n + inspector)
+                if settings.seizure_takes_prohi:
+                    facts.to_warehouse(inspector, [prohi])
+                else:
+                    facts.to_hand(inspector, [prohi])
+            else:
+                facts.to_warehouse(smuggler, revealed, count - len(revealed))
+                if outcome == "cleared":
+                    facts.to_hand(smuggler, [prohi])
+                elif outcome == "waived":
+                    if settings.reclaim_on_waive:
+                        facts.to_hand(inspector, [prohi])
+                    else:
+                        facts.to_warehouse(inspector, [prohi])
+            smuggler = inspector = prohi = -1
+            convoy, bribe, claims = None, None, []
+    # A convoy being loaded, or a bribe being made up, left the Smuggler's hand unannounced.
+    active = view["active"]
+    if view["phase"] == "convoy":
+        facts.hand_size[active] -= len(view["convoy"])
+        facts.hidden_move(active)
+    elif view["phase"] == "bribe" and view["bribe_card_count"]:
+        facts.hand_size[active] -= view["bribe_card_count"]
+        facts.hidden_move(active)
+    players = view["players"]
+    if (facts.pile_size != view["pile_size"]
+            or facts.hand_size != [p["hand_size"] for p in players]
+            or facts.warehouse_size != [p["warehouse_size"] for p in players]):
+        return None
+    return facts
+
+
+def sampler(view: View, history: list[dict[str, Any]], settings: Settings) -> Callable[[random.Random], ProhisState]:
+    """Draws states consistent with ``view`` and ``history`` (see docs/games/prohis.md, "Sampling
+    a state"): the known cards go where they are known to be, once, in a template; each draw
+    clones it and deals the unknown ones into the hidden places at random."""
+    assert isinstance(settings, ProhisSettings)
+    facts = _read_history(view, history, settings)
+    try:
+        return _Sampler(view, history, settings, facts).draw
+    except _Inconsistent:
+        if facts is None:
+            raise ValueError("the view is not one of a game of Prohis") from None
+        return _Sampler(view, history, settings, None).draw  # the view alone, then
+
+
+class _Inconsistent(Exception):
+    """The facts read from a history do not fit the view's cards."""
+
+
+class _Sampler:
+    """What a drawn state needs, worked out once per decision: a template state holding every
+    known card, the places with hidden cards and how many, the loose cards and where each may go,
+    and the ids of the unknown cards."""
+
+    def __init__(self, view: View, history: list[dict[str, Any]], settings: ProhisSettings,
+                 facts: _Facts | None) -> None:
+        n, seat = view["num_players"], view["seat"]
+        players, face = view["players"], CARDS.index
+        free = [CARDS.ids(name) for name in NAMES]  # ids not placed yet, by face
+
+        def take(f: int) -> int:
+            if not free[f]:
+                raise _Inconsistent(NAMES[f])
+            return free[f].pop()
+
+        t = _new_state()
+        t.game, t.num_players, t.seed, t.settings = GAME, n, 0, settings
+        t.rng = random.Random(0)  # never drawn from after setup (see clone)
+        t.log = restore_log(seat, view, history, n)
+        t._legal = None
+        t.phase, t.active, t.to_act = PHASES.index(view["phase"]), view["active"], view["to_act"]
+        t.first_pick, t.end_triggered = view["first_pick"], view["end_triggered"]
+        t.final_turns = list(view["final_turns"])
+        t.passed = [p["passed"] for p in players]
+        t.market = [take(face[c]) for c in view["market"]]
+        t.pile = []
+        t.hands = [[] for _ in range(n)]
+        t.warehouses = [[] for _ in range(n)]
+        t.hands[seat] = [take(face[c]) for c in view["hand"]]
+        t.warehouses[seat] = [take(face[c]) for c in view["warehouse"]]
+        t.claims = [(c["seat"], take(face[c["rank"]])) for c in view["claims"]]
+        t.inspector, t.offers, t.flips_left = view["inspector"], view["offers"], view["flips_left"]
+        t.revealed = list(view["revealed"])
+        t.convoy = [-1 if c == UNKNOWN else take(face[c]) for c in view["convoy"]]
+        self.convoy_holes = [i for i, c in enumerate(t.convoy) if c == -1]
+        bribe_hidden = 0 if view["bribe"] else view["bribe_card_count"]
+        t.bribe = [take(face[c]) for c in view["bribe"]]
+        t.claim_order = []
+        if t.phase == CLAIM:  # the seats after this claimant, clockwise to the Smuggler
+            order = [s for s in ((t.active + k) % n for k in range(1, n)) if not t.passed[s]]
+            t.claim_order = order[order.index(t.to_act) + 1:]
+        # Setup 1 and the 3-4 player removal: the unused Captains and Majors are known.
+        t.removed = [take(CAPTAIN) for _ in range(6 - n)] + [take(MAJOR) for _ in range(6 - n)]
+        # Places with hidden cards: hand s is s, warehouse s is n + s, then the convoy, the
+        # bribe and the pile; and how many hidden cards each holds.
+        convoy_place, bribe_place, pile_place = 2 * n, 2 * n + 1, 2 * n + 2
+        holes = [0] * (2 * n + 3)
+        loose: list[tuple[int, tuple[int, ...]]] = []  # (card id, the places it may be in)
+        for s in range(n):
+            if s == seat:
+                continue
+            known_hand = facts.hand[s] if facts else [0] * FACES
+            known_warehouse = facts.warehouse[s] if facts else [0] * FACES
+            for f in range(FACES):
+                t.hands[s] += [take(f) for _ in range(known_hand[f])]
+                t.warehouses[s] += [take(f) for _ in range(known_warehouse[f])]
+            holes[s] = players[s]["hand_size"] - len(t.hands[s])
+            holes[n + s] = players[s]["warehouse_size"] - len(t.warehouses[s])
+        holes[convoy_place], holes[bribe_place] = len(self.convoy_holes), bribe_hidden
+        holes[pile_place] = view["pile_size"]
+        if min(holes) < 0:
+            raise _Inconsistent("more cards known in a place than it holds")
+        for s in range(n):
+            if s == seat or facts is None:
+                continue
+            reach = set(facts.reach[s])
+            if s == t.active:  # its convoy, or its bribe, may hold them
+                reach |= {convoy_place, bribe_place}
+            places = tuple(p for p in sorted(reach) if holes[p])
+            for f in range(FACES):
+                loose += [(take(f), places) for _ in range(facts.loose[s][f])]
+        # Captains and Majors unaccounted for are in some hidden place, never the pile.
+        anywhere = tuple(p for p in range(pile_place) if holes[p])
+        for f in (CAPTAIN, MAJOR):
+            loose += [(take(f), anywhere) for _ in range(len(free[f]))]
+        loose.sort(key=lambda card: len(card[1]))  # the most constrained first
+        # With 3 or 4 players, goods and Lieutenants were removed: any of the unknown ones.
+        if n <= 4:
+            for f, removed in REMOVED_FOR_SMALL_GAMES:
+                t.removed += [take(f) for _ in range(removed)]
+        self.pool = [c for ids in free for c in ids]
+        if len(self.pool) + len(loose) != sum(holes):
+            raise _Inconsistent("the unknown cards do not fill the hidden places")
+        self.template, self.holes, self.loose = t, holes, loose
+        self.with_history = facts is not None  # else the view alone
+        self.fallback = self._assign_loose()  # a placement of the loose cards that fits
+        if self.fallback is None:
+            raise _Inconsistent("the loose cards do not fit where they may be")
+        self.others = [s for s in range(n) if s != seat]
+
+    def _assign_loose(self) -> list[int] | None:
+        """A place for each loose card, among those it may be in, that fits them all: a
+        bipartite matching of cards to hidden slots, by augmenting paths. One exists whenever
+        the facts are true. None: none does."""
+        room = self.holes
+        slots: dict[int, list[int]] = {p: [] for p in range(len(room))}  # place -> its cards' indices
+        placed = [-1] * len(self.loose)
+
+        def augment(i: int, seen: set[int]) -> bool:
+            for p in self.loose[i][1]:
+                if p in seen:
+                    continue
+                seen.add(p)
+                if len(slots[p]) < room[p]:
+                    slots[p].append(i)
+                    placed[i] = p
+                    return True
+                for j in slots[p]:
+                    if augment(j, seen):  # j moves elsewhere, i takes its slot
+                        slots[p].remove(j)
+                        slots[p].append(i)
+                        placed[i] = p
+                        return True
+            return False
+
+        return placed if all(augment(i, set()) for i in range(len(self.loose))) else None
+
+    def draw(self, rng: random.Random) -> ProhisState:
+        state = self.template.clone()
+        room = self.holes[:]
+        cards: list[list[int]] = [[] for _ in room]
+        # Each loose card into a hidden slot of its places, uniformly, while there is room.
+        rand = rng.random
+        for card, places in self.loose:
+            if len(places) == 2:  # the usual case (a hand and a warehouse), made quick
+                a, b = places
+                if room[a] + room[b]:
+                    p = a if rand() * (room[a] + room[b]) < room[a] else b
+                    room[p] -= 1
+                    cards[p].append(card)
+                    continue
+            total = 0
+            for p in places:
+                total += room[p]
+            if not total:  # the choices so far left no room for this one: a placement that fits
+                room = self.holes[:]
+                cards = [[] for _ in room]
+                for (card, _), p in zip(self.loose, self.fallback, strict=True):
+                    cards[p].append(card)
+                    room[p] -= 1
+                break
+            r = int(rand() * total)
+            for p in places:
+                r -= room[p]
+                if r < 0:
+                    break
+            room[p] -= 1
+            cards[p].append(card)
+        # The unknown cards, shuffled (by sorting on random keys: faster than random.shuffle).
+        pool = self.pool
+        keys = array("I", rng.randbytes(_KEY_BYTES * len(pool)))
+        start = 0
+        shuffled_pool = [pool[i] for i in sorted(range(len(pool)), key=keys.__getitem__)]
+        for p, k in enumerate(room):
+            if k:
+                cards[p] += shuffled_pool[start:start + k]
+                start += k
+        n = state.num_players
+        for s in self.others:
+            state.hands[s] += cards[s]
+            state.warehouses[s] += cards[n + s]
+        if self.convoy_holes:
+            hidden = cards[2 * n]
+            rng.shuffle(hidden)
+            for i, card in zip(self.convoy_holes, hidden, strict=True):
+                state.convoy[i] = card
+        state.bribe += cards[2 * n + 1]
+        state.pile = cards[2 * n + 2]
+        return state
 
 # -- readable logs -------------------------------------------------------------------------
 def describe_event(event: dict, name: Callable[[int], str]) -> str | None:
@@ -551,4 +939,5 @@ GAME = GameSpec(
     describe_event=describe_event,
     # A failed seat leaves the game at its next turn and otherwise stays out of the way.
     fallback_preference=(PASS, DECLINE, SILENT, DONE, REJECT, WAIVE_ACT),
+    sampler=sampler,
 )

@@ -14,11 +14,12 @@ game's page lists under "Sampling a state": where the public events put hidden c
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena_games import GAMES, GameSpec, State
@@ -29,6 +30,8 @@ from .test_properties import check_conservation
 
 CASES = [(spec, n) for spec in GAMES.values() for n in range(spec.min_players, spec.max_players + 1)]
 DRAWS = 4  # states drawn per position
+# positions per game and player count: 40 in each test run (2,560 draws in all), 1,000 in `make thorough`
+POSITIONS = 1000 if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else 40
 
 
 def canonical(data) -> str:
@@ -94,6 +97,7 @@ def play_out(state: State, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("spec, n", CASES, ids=[f"{s.name}-{n}p" for s, n in CASES])
+@settings(max_examples=POSITIONS)
 @given(seed=st.integers(0, 2**32 - 1), stop=st.floats(0, 1), any_seat=st.booleans())
 def test_a_drawn_state_agrees_with_the_seat(spec: GameSpec, n: int, seed: int, stop: float, any_seat: bool):
     real, seat = position(spec, n, seed, stop, any_seat)
