@@ -26,12 +26,12 @@ if [ "$prepared" -ne 0 ]; then
   exit "$prepared"
 fi
 
-# Two processes, a test file each at a time (pytest-xdist): most of these tests wait on
-# containers, servers and clocks, so two overlap well on 2 cores (19 min instead of 27). Every
-# test keeps to its own database, queue, image tags and containers, and the timing tests
-# measure against a busy neighbour anyway.
+# Two processes (pytest-xdist), a test file at a time (tests/web's files together): most of
+# these tests wait on containers, servers and clocks, so two overlap well on 2 cores. Every test
+# keeps to its own database, queue, image tags and containers; the few marked ``serial`` (tests/conftest.py)
+# run alone.
 echo "== the rest of the suite (two processes) =="
-"$BIN/python" -m pytest -n 2 --dist loadfile --ignore=tests/games --ignore=tests/search
+"$BIN/python" -m pytest -n 2 --dist loadgroup --ignore=tests/games --ignore=tests/search
 rest=$?
 if [ "$games_status" -ne 0 ]; then
   exit "$games_status"

@@ -1,5 +1,8 @@
+import fcntl
 import os
 import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -87,3 +90,46 @@ def private_postgres(_postgres_template):
         pytest.fail(f"could not start a private PostgreSQL server: {exc}")
     yield server
     server.remove()
+
+
+# Two processes (make test runs the container tests with pytest-xdist) ----------------------------
+#
+# Tests are dealt out a file at a time, but tests/web's files share one session fixture (a site
+# with a played league that some tests add to) and go to one process together, in order. A test
+# marked ``serial`` (a timing bound that one busy neighbour may strain but a second test suite
+# must not, or a sweep of every dead referee's leftovers on the machine) runs alone: it takes a
+# lock for writing, every other test (its setup included) one for reading, and a turnstile
+# lets a waiting serial test in before the next reader.
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.path)).relative_to(config.rootpath)
+        item.add_marker(pytest.mark.xdist_group("web" if path.parts[:2] == ("tests", "web") else str(path)))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:  # one process: nothing to share the machine with
+        yield
+        return
+    scratch = Path(tempfile.gettempdir())
+    serial = item.get_closest_marker("serial") is not None
+    with open(scratch / f"arena-tests-{run}.turnstile", "a") as turnstile, \
+            open(scratch / f"arena-tests-{run}.lock", "a") as lock:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
+        if not serial:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        yield  # closing the files releases the locks
+
+
+def pytest_sessionfinish(session):
+    """A process done with its tests removes the lock files (the other, if still running, makes
+    its own and is alone)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is not None:
+        for suffix in ("turnstile", "lock"):
+            Path(tempfile.gettempdir(), f"arena-tests-{run}.{suffix}").unlink(missing_ok=True)

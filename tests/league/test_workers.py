@@ -97,6 +97,7 @@ def runner(db: str, broker: str, queue: str, runs_dir: Path, jobs: int = 4) -> s
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
 
 
+@pytest.mark.serial  # it bounds Celery's overhead per match
 def test_two_workers_store_the_games_scores_and_ratings_of_the_local_executor(
         reference_league, tmp_path, docker_client, redis_url, workers):
     db, queue = f"sqlite:///{tmp_path}/celery.db", f"test-{uuid.uuid4().hex}"

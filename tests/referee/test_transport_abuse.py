@@ -23,6 +23,8 @@ from referee.records import read_record
 from .helpers import RANDOM_BOT, ROOT
 
 H2FLOOD = [sys.executable, str(ROOT / "tests/bots/h2flood.py")]
+pytestmark = pytest.mark.serial  # the other seats' timings with and without the abuse
+
 CPUS = cpu.allowed()
 MATCH_CPU, ATTACKER_CPU = CPUS[-1], CPUS[0]
 BAR = 1.5  # the most the attacked match's median think time may be, times the quiet one's

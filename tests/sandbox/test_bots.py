@@ -114,6 +114,7 @@ def test_make_images_twice_reuses_what_exists(docker_client):
     assert time.monotonic() - t0 < 5
 
 
+@pytest.mark.serial  # any referee starting meanwhile sweeps the leftovers this plants
 def test_doctor_reports_and_sweeps_leftovers_of_dead_referees(docker_client, tmp_path):
     host = os.uname().nodename
     leftover = docker_client.containers.create(

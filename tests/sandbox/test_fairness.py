@@ -8,6 +8,8 @@ import socket
 import statistics
 from pathlib import Path
 
+import pytest
+
 from arena.cli.match import results_table
 from referee import cpu
 from referee.fairness import Cgroup
@@ -18,6 +20,8 @@ from referee.spec import parse_spec
 
 from ..referee.test_duplicate import dealt
 from .conftest import arena_containers
+
+pytestmark = pytest.mark.serial  # timings compared with and without a busy neighbour
 
 THINK = {"startup_ms": 20000, "decision_ms": 2000, "bank_ms": 5000}
 

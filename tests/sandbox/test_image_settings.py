@@ -132,6 +132,7 @@ def volumes_of(container) -> list[str]:
     return [m["Name"] for m in container.attrs["Mounts"] if m["Type"] == "volume"]
 
 
+@pytest.mark.serial  # a sweep of the machine's leftovers
 def test_the_sweep_removes_a_leftover_container_with_its_volume(docker_client, unvetted, mark):
     leftover = docker_client.containers.create(  # as a dead referee would leave one
         unvetted["volume"], command=["sleep", "600"],

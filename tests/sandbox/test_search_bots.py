@@ -17,6 +17,8 @@ DECISIONS = 200
 GAMES = {"prohis": 14, "sobek": 4, "boss": 6, "bandits": 5}
 PLAYERS = {"prohis": 3, "sobek": 2, "boss": 2, "bandits": 2}
 
+pytestmark = pytest.mark.serial  # one busy neighbour on the core, not a second test suite
+
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_search_bot_never_times_out_beside_a_busy_neighbour(game, tmp_path, sample_images):
