@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test`'s run, after setup and lint: the engines' and the search's tests (tests/games and
 # tests/search: pure Python, no Docker, no services; minutes of one core) run while the machine builds the images and starts
-# the services the other tests need, then the rest of the suite runs, in two processes. Both reports are printed;
+# the services the other tests need, then the rest of the suite runs. Both reports are printed;
 # the exit status is the first failure's. Overlapping them saves most of the engines' minutes on
 # a fresh machine, whose set-up is mostly downloads and unpacking.
 set -uo pipefail
@@ -26,12 +26,8 @@ if [ "$prepared" -ne 0 ]; then
   exit "$prepared"
 fi
 
-# Two processes (pytest-xdist), a test file at a time (tests/web's files together): most of
-# these tests wait on containers, servers and clocks, so two overlap well on 2 cores. Every test
-# keeps to its own database, queue, image tags and containers; the few marked ``serial`` (tests/conftest.py)
-# run alone.
-echo "== the rest of the suite (two processes) =="
-"$BIN/python" -m pytest -n 2 --dist loadgroup --ignore=tests/games --ignore=tests/search
+echo "== the rest of the suite =="
+"$BIN/python" -m pytest --ignore=tests/games --ignore=tests/search
 rest=$?
 if [ "$games_status" -ne 0 ]; then
   exit "$games_status"

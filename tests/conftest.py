@@ -92,21 +92,18 @@ def private_postgres(_postgres_template):
     server.remove()
 
 
-# Two processes (make test runs the container tests with pytest-xdist) ----------------------------
+# Two processes (pytest -n 2, pytest-xdist) ---------------------------------------------------
 #
-# Tests are dealt out a file at a time, but tests/web's files share one session fixture (a site
-# with a played league that some tests add to) and go to one process together, in order. A test
-# marked ``serial`` (a timing bound that one busy neighbour may strain but a second test suite
-# must not, or a sweep of every dead referee's leftovers on the machine) runs alone: it takes a
-# lock for writing, every other test (its setup included) one for reading, and a turnstile
-# lets a waiting serial test in before the next reader.
+# A test marked ``serial`` (a timing bound that one busy neighbour may strain but a second test
+# process must not, or a sweep of every dead referee's leftovers on the machine) runs alone: it
+# takes a lock for writing, every other test (its setup included) one for reading, and a
+# turnstile lets a waiting serial test in before the next reader. make test runs the suite in one
+# process for now: tests/web's files share a session fixture that some of them add to, and
+# tests/sandbox and tests/referee look at the whole machine (no bot script's process, no test
+# image left), so they are not yet safe to split across processes.
 
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        path = Path(str(item.path)).relative_to(config.rootpath)
-        item.add_marker(pytest.mark.xdist_group("web" if path.parts[:2] == ("tests", "web") else str(path)))
+# taken at import: some tests point the temporary directory of their process elsewhere
+LOCKS = Path(tempfile.gettempdir()) / "arena-test-locks"
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -115,10 +112,9 @@ def pytest_runtest_protocol(item, nextitem):
     if run is None:  # one process: nothing to share the machine with
         yield
         return
-    scratch = Path(tempfile.gettempdir())
+    LOCKS.mkdir(exist_ok=True)
     serial = item.get_closest_marker("serial") is not None
-    with open(scratch / f"arena-tests-{run}.turnstile", "a") as turnstile, \
-            open(scratch / f"arena-tests-{run}.lock", "a") as lock:
+    with open(LOCKS / f"{run}.turnstile", "a") as turnstile, open(LOCKS / f"{run}.lock", "a") as lock:
         fcntl.flock(turnstile, fcntl.LOCK_EX)
         fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
         if not serial:
@@ -132,4 +128,4 @@ def pytest_sessionfinish(session):
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if run is not None:
         for suffix in ("turnstile", "lock"):
-            Path(tempfile.gettempdir(), f"arena-tests-{run}.{suffix}").unlink(missing_ok=True)
+            (LOCKS / f"{run}.{suffix}").unlink(missing_ok=True)
