@@ -94,16 +94,32 @@ def private_postgres(_postgres_template):
 
 # Two processes (pytest -n 2, pytest-xdist) ---------------------------------------------------
 #
-# A test marked ``serial`` (a timing bound that one busy neighbour may strain but a second test
-# process must not, or a sweep of every dead referee's leftovers on the machine) runs alone: it
-# takes a lock for writing, every other test (its setup included) one for reading, and a
-# turnstile lets a waiting serial test in before the next reader. make test runs the suite in one
-# process for now: tests/web's files share a session fixture that some of them add to, and
-# tests/sandbox and tests/referee look at the whole machine (no bot script's process, no test
-# image left), so they are not yet safe to split across processes.
+# Tests are dealt out a file at a time, but some files go to one process together, in order:
+# tests/web's share one session fixture (a site with a played league that some tests add to);
+# tests/sandbox and tests/referee look at the whole machine (no process of a bot script left,
+# no test image left). A test marked ``serial`` (a timing bound that one busy neighbour may
+# strain but a second test process must not, or a sweep of every dead referee's leftovers on the
+# machine) runs alone: it takes a lock for writing, every other test (its setup included) one
+# for reading, and a turnstile lets a waiting serial test in before the next reader.
+# make test still runs the suite in one process: two have not yet had a full green run.
 
 # taken at import: some tests point the temporary directory of their process elsewhere
 LOCKS = Path(tempfile.gettempdir()) / "arena-test-locks"
+GROUPS = {("tests", "web"): "web", ("tests", "sandbox"): "machine", ("tests", "referee"): "machine"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Our groups, by path (xdist_group marks do not group under pytest 9.2: xdist 3.8 renames
+    ``item._nodeid``, which pytest no longer reads)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Groups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return GROUPS.get(tuple(path.split("/")[:2]), path)
+
+    return Groups(config, log)
 
 
 @pytest.hookimpl(hookwrapper=True)
