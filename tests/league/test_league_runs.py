@@ -239,18 +239,18 @@ def test_arena_demo_from_scratch_then_its_reference_league(db_url, tmp_path, sam
     # the demo's bots join without a second check; the search bot is submitted
     assert reference.output.count("registered ") == 1 and "registered prohis-search" in reference.output
     assert "4 match(es), 24 game(s), 0 seat failure(s)" in reference.output
-    shown |= shown_bots(reference.output)
-    assert {"random", "first-legal", "prohis-heuristic", "prohis-search"} <= set(shown_bots(reference.output))
-    assert "prohis-bold" not in shown_bots(reference.output)
+    in_reference = shown_bots(reference.output)
+    assert {"random", "first-legal", "prohis-heuristic", "prohis-search"} <= set(in_reference)
+    assert "prohis-bold" not in in_reference
+    shown |= in_reference
     # every bot the two demos entered (test_sample_bots leaves these to this test) passed its
     # check and shows with bot.toml's version and language
-    configs = [load_bot_config(folder) for folder in sorted((ROOT / "sample_bots" / "python").iterdir())
-               if (folder / "bot.toml").exists()]
-    entered = sorted(c.name for c in configs if lineup(c, "prohis", False) or lineup(c, "prohis", True))
+    configs = {folder.name: load_bot_config(folder) for folder in sorted((ROOT / "sample_bots" / "python").iterdir())
+               if (folder / "bot.toml").exists()}
+    entered = sorted(c.name for c in configs.values() if lineup(c, "prohis", False) or lineup(c, "prohis", True))
     assert entered == sorted(shown)
-    assert sorted(folder.name for folder in (ROOT / "sample_bots" / "python").iterdir()
-                  if (folder / "bot.toml").exists() and load_bot_config(folder).name in shown) == list(DEMO_FOLDERS)
-    for config in configs:
+    assert [name for name, c in configs.items() if c.name in shown] == list(DEMO_FOLDERS)
+    for config in configs.values():
         if config.name in shown:
             assert shown[config.name] == (config.version, config.language)
 

@@ -22,7 +22,6 @@ from arena_games import GAMES
 from .conftest import ROOT
 from .helpers import DEMO_FOLDERS
 
-# The Python bots the demo enters are submitted, checked and shown by test_league_runs' demo test.
 SAMPLES = sorted(toml.parent for toml in (ROOT / "sample_bots").glob("*/*/bot.toml")
                  if not (toml.parent.parent.name == "python" and toml.parent.name in DEMO_FOLDERS))
 
