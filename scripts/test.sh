@@ -26,8 +26,10 @@ if [ "$prepared" -ne 0 ]; then
   exit "$prepared"
 fi
 
-echo "== the rest of the suite =="
-"$BIN/python" -m pytest --ignore=tests/games --ignore=tests/search
+# Two processes: most of these tests' time is waiting on containers, servers and sockets, and
+# tests/conftest.py keeps together what must not run side by side.
+echo "== the rest of the suite (two processes) =="
+"$BIN/python" -m pytest -n 2 --ignore=tests/games --ignore=tests/search
 rest=$?
 if [ "$games_status" -ne 0 ]; then
   exit "$games_status"

@@ -101,7 +101,7 @@ def private_postgres(_postgres_template):
 # strain but a second test process must not, or a sweep of every dead referee's leftovers on the
 # machine) runs alone: it takes a lock for writing, every other test (its setup included) one
 # for reading, and a turnstile lets a waiting serial test in before the next reader.
-# make test still runs the suite in one process: two have not yet had a full green run.
+# make test runs the rest of the suite (all but tests/games and tests/search) this way.
 
 # taken at import: some tests point the temporary directory of their process elsewhere
 LOCKS = Path(tempfile.gettempdir()) / "arena-test-locks"
