@@ -68,6 +68,7 @@ def test_a_correct_bot_passes_every_check(flawed):
     assert report.text()[-1] == f"{flawed['none']}: passes every check"
 
 
+@pytest.mark.serial  # 150 ms a decision beside a CPU hog: a second test process on the machine starves it
 @pytest.mark.parametrize("flaw, failed, seen", [
     ("named", ["hello"], f"says it is '{PREFIX}-named-other' '1', but its bot.toml says '{PREFIX}-named' '1'"),
     ("fourplayers", ["sobek, 4 players"], "crash: "),
