@@ -16,7 +16,8 @@ from referee.textlog import printable
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config
 from ..conformance import check_bot
 from ..submissions import SubmissionRefused, submit_bot
-from .options import user_errors
+from .options import user_errors, with_store
+from .output import echo_json, iso, json_option, print_table
 
 LINE = 300  # characters of one line of a build's or a bot's output that are printed
 
@@ -35,6 +36,29 @@ def echo_line(line: str) -> None:
 @click.group()
 def bot() -> None:
     """Bots as container images."""
+
+
+@bot.command("list")
+@click.argument("name", required=False)
+@json_option
+@with_store(create=False)
+def list_bots(name: str | None, as_json: bool, store) -> None:
+    """Every registered bot version (of NAME only, if given): its language, author, owner, image
+    and leagues, and whether its image is archived in the store or it is retired."""
+    from ..league import registered_bots
+
+    bots = registered_bots(store, name)
+    if as_json:
+        echo_json([{"bot_id": b.ref.id, "bot": b.ref.name, "version": b.ref.version, "language": b.ref.language,
+                    "author": b.author, "owner": b.owner, "games": b.games, "image": b.image,
+                    "image_digest": b.image_digest, "archived": b.archived, "created_at": iso(b.created_at),
+                    "retired_at": iso(b.retired_at), "leagues": b.leagues} for b in bots])
+        return
+    print_table(["id", "bot", "version", "language", "author", "owner", "image", "archived", "retired", "leagues"],
+                [[b.ref.id, b.ref.name, b.ref.version, b.ref.language, b.author, b.owner or "-", b.image,
+                  "yes" if b.archived else "no", f"{b.retired_at:%Y-%m-%d}" if b.retired_at else "-",
+                  ", ".join(printable(league) for league in b.leagues) or "-"] for b in bots],
+                right=[0], hostile={1: 64, 2: 24, 3: 16, 4: 32, 5: 32, 6: 64}, optional=[9, 6, 4])
 
 
 ROOT_HELP = ("The folder the build may read, around PATH (default: PATH itself); bot.toml cannot "

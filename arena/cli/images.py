@@ -10,6 +10,7 @@ from referee.sandbox import docker_client
 
 from ..images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_bases, build_wheels
 from .options import user_errors, with_store
+from .output import echo_json, json_option, print_table
 
 
 @click.group()
@@ -29,11 +30,18 @@ def build() -> None:
 
 
 @images.command("list")
+@json_option
 @user_errors
-def list_images() -> None:
-    """Show the base images and whether they exist."""
-    for image, present in base_image_status(docker_client()):
-        click.echo(f"{image.tag:<32} {'present' if present else 'missing':<8} {image.description}")
+def list_images(as_json: bool) -> None:
+    """Show the base images and whether this host's Docker engine has them."""
+    status = base_image_status(docker_client())
+    if as_json:
+        echo_json([{"language": image.language, "image": image.tag, "present": present,
+                    "description": image.description} for image, present in status])
+        return
+    print_table(["language", "image", "status", "description"],
+                [[image.language, image.tag, "present" if present else "missing", image.description]
+                 for image, present in status], optional=[3])
 
 
 @images.command("archive")

@@ -12,6 +12,7 @@ from ..league import all_leagues, create_league, join_league
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from .options import CELERY_JOBS, GAME, executor_options, parse_settings, user_errors, with_store
+from .output import echo_json, iso, json_option, print_table
 
 
 @click.group()
@@ -73,17 +74,25 @@ def create(store, name: str, **values) -> None:
 def join(name: str, bot: str, store) -> None:
     """Enter an already registered bot in the league NAME."""
     entered = join_league(store, name, bot)
-    click.echo(f"{entered.label} joined {name}")
+    click.echo(f"{printable(entered.label)} joined {printable(name)}")
 
 
 @league.command("list")
+@json_option
 @with_store(create=False)
-def list_leagues(store) -> None:
-    """Every league, with its entrants."""
-    for lg in all_leagues(store):
-        bots = ", ".join(map(printable, lg.entrants)) or "no entrants"
-        kind = " (ladder)" if lg.format == "ladder" else ""
-        click.echo(f"{printable(lg.name)}{kind}: {lg.game}, {lg.players} per table; {bots}")
+def list_leagues(as_json: bool, store) -> None:
+    """Every league and ladder, with its entrants."""
+    leagues = all_leagues(store)
+    if as_json:
+        echo_json([{"name": lg.name, "format": lg.format, "game": lg.game, "players": lg.players,
+                    "settings": lg.settings, "schedule": lg.schedule, "created_at": iso(lg.created_at),
+                    "entrants": [{"bot_id": b.id, "bot": b.name, "version": b.version} for b in lg.bots]}
+                   for lg in leagues])
+        return
+    # each entrant escaped on its own: a cut must not cut the list
+    print_table(["league", "format", "game", "players", "entrants"],
+                [[lg.name, lg.format, lg.game, lg.players, ", ".join(printable(label) for label in lg.entrants) or "-"]
+                 for lg in leagues], right=[3], hostile=[0])
 
 
 @league.command()

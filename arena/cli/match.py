@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 import time
@@ -15,6 +14,7 @@ from referee.spec import SpecError, new_secret, parse_spec
 from referee.textlog import printable
 
 from .options import GAME, parse_settings, user_errors
+from .output import echo_json, table_text
 
 
 def parse_bot(value: str) -> dict:
@@ -76,7 +76,7 @@ def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, ov
     out = out or Path("runs") / match_id
     result = launch(spec, out, echo=not as_json).data
     if as_json:
-        click.echo(json.dumps(result, indent=1))
+        echo_json(result)
         return
     click.echo()
     click.echo(results_table(result))
@@ -89,14 +89,11 @@ def results_table(result: dict) -> str:
     seat's time. Names and versions come from bots: they are printed escaped."""
     rows = sorted(result["totals"], key=lambda t: (t["mean_rank"], -t["mean_score"]))
     names = [printable(t["bot"]) for t in rows]
-    width = max(4, *map(len, names))
-    lines = [f"{'bot':<{width}}  {'version':<10} {'language':<10} {'games':>5} {'wins':>5} {'mean rank':>9} "
-             f"{'mean score':>11} {'failures':>8}"]
-    for name, t in zip(names, rows, strict=True):
-        version = printable(t["version"], limit=24) or "-"
-        language = printable(t["language"], limit=16) or "-"  # the image's label: only a container seat has one
-        lines.append(f"{name:<{width}}  {version:<10} {language:<10} {t['games']:>5} {t['wins']:>5} "
-                     f"{t['mean_rank']:>9.2f} {t['mean_score']:>11.1f} {t['failures']:>8}")
+    # the language is the image's label: only a container seat has one
+    lines = [table_text(["bot", "version", "language", "games", "wins", "mean rank", "mean score", "failures"],
+                        [[t["bot"], t["version"] or "-", t["language"] or "-", t["games"], t["wins"],
+                          f"{t['mean_rank']:.2f}", f"{t['mean_score']:.1f}", t["failures"]] for t in rows],
+                        right=range(3, 8), hostile={0: 64, 1: 24, 2: 16})]
     reasons: dict[str, int] = {}
     for g in result["games"]:
         for f in g["failures"]:

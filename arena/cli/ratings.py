@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import click
-
-from referee.textlog import printable
 
 from ..league import standings
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from .options import user_errors, with_store
+from .output import echo_json, json_option, print_table
 
 
 @click.group()
@@ -32,7 +29,7 @@ def rebuild(name: str, store) -> None:
 @click.argument("name")
 @click.option("--top", "top", type=click.IntRange(min=1), default=TOP_K, show_default=True,
               help="P(top K): the chance of ranking K-th or better (K at most the entrants).")
-@click.option("--json", "as_json", is_flag=True, help="The same data as JSON.")
+@json_option
 @with_store(create=False)
 @user_errors
 def leaderboard(name: str, top: int, as_json: bool, store) -> None:
@@ -43,24 +40,22 @@ def leaderboard(name: str, top: int, as_json: bool, store) -> None:
     """
     rows = standings.leaderboard(store, name, top)
     if as_json:
-        click.echo(json.dumps(rows, indent=1))
+        echo_json(rows)
         return
     print_leaderboard(rows)
 
 
 def print_leaderboard(rows: list[dict]) -> None:
-    names = [printable(r["bot"]) for r in rows]  # authors' text: escaped
-    width = max([3, *map(len, names)])
     top = f"P(top {rows[0]['top_k']})" if rows else "P(top)"
-    click.echo(f"{'#':>3}  {'bot':<{width}}  {'version':<9} {'language':<8} {'mu-3s':>7} {'mu':>7} {'sigma':>6} "
-               f"{'games':>6} {'wins':>5} {'avg score':>10} {'fail %':>6} {'P(1st)':>7} {top:>9} {'90% ranks':>9}")
-    for name, r in zip(names, rows, strict=True):
-        version, language = printable(r["version"], 24), printable(r["language"], 16)
-        rank = f"{r['rank']}{'' if r['settled'] else '~'}"
-        click.echo(f"{rank:>3}  {name:<{width}}  {version:<9} {language:<8} {r['exposure']:>7.2f} "
-                   f"{r['mu']:>7.2f} {r['sigma']:>6.2f} {r['games']:>6} {r['wins']:>5} {r['average_score']:>10.1f} "
-                   f"{100 * r['failure_rate']:>6.1f} {100 * r['p_first']:>6.1f}% {100 * r['p_top']:>8.1f}% "
-                   f"{str(r['rank_low']) + '-' + str(r['rank_high']):>9}")
+    headers = ["#", "bot", "version", "language", "mu-3s", "mu", "sigma", "games", "wins", "avg score", "fail %",
+               "P(1st)", top, "90% ranks"]
+    print_table(headers, [
+        [f"{r['rank']}{'' if r['settled'] else '~'}", r["bot"], r["version"], r["language"], f"{r['exposure']:.2f}",
+         f"{r['mu']:.2f}", f"{r['sigma']:.2f}", r["games"], r["wins"], f"{r['average_score']:.1f}",
+         f"{100 * r['failure_rate']:.1f}", f"{100 * r['p_first']:.1f}%", f"{100 * r['p_top']:.1f}%",
+         f"{r['rank_low']}-{r['rank_high']}"] for r in rows],
+        right=[0, *range(4, len(headers))], hostile={1: 64, 2: 24, 3: 16},
+        optional=[9, 5, 6, 8, 12, 10, 7])  # avg score, mu, sigma, wins, P(top K), fail %, games
     if not all(r["settled"] for r in rows):
         click.echo(f"~ rank not settled: its {LEVEL:.0%} rank interval ({SAMPLES:,} draws from the rating posteriors) "
                    "is not its rank alone")

@@ -8,6 +8,7 @@ import sys
 import click
 
 from .options import with_store
+from .output import echo_json, iso, json_option, print_table
 
 
 def account_errors(command):
@@ -83,12 +84,16 @@ def password(name: str, from_stdin: bool, store) -> None:
 
 
 @user.command("list")
+@json_option
 @with_store(create=False)
-def list_users(store) -> None:
+def list_users(as_json: bool, store) -> None:
     """Every account."""
-    from referee.textlog import printable
-
     from ..accounts import users
 
-    for u in users(store):
-        click.echo(f"{printable(u.name):<24} {'admin' if u.is_admin else 'author'}")
+    accounts = users(store)
+    if as_json:
+        echo_json([{"name": u.name, "admin": u.is_admin, "created_at": iso(u.created_at)} for u in accounts])
+        return
+    print_table(["user", "role", "created"],
+                [[u.name, "admin" if u.is_admin else "author", f"{u.created_at:%Y-%m-%d}"] for u in accounts],
+                hostile=[0])

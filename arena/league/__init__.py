@@ -10,7 +10,8 @@ act on for anything it refuses.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
@@ -18,7 +19,7 @@ from sqlalchemy import select, update
 from arena_games import GameError, get_game
 from referee.spec import SpecError, check_secret, new_secret
 
-from ..store import Bot, Entry, League, Store
+from ..store import Bot, Entry, ImageArchive, League, Store, User
 from ..store.models import now
 from .schedule import ScheduleOptions
 
@@ -139,20 +140,81 @@ def _check_plays(bot: Bot, league: League) -> None:
 
 
 @dataclass(frozen=True)
+class BotRef:
+    """Which bot version: its id, name and version (each an author's text), and its language."""
+
+    id: int
+    name: str
+    version: str
+    language: str
+
+    @classmethod
+    def of(cls, bot: Bot) -> BotRef:
+        return cls(bot.id, bot.name, bot.version, bot.language)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+@dataclass(frozen=True)
 class LeagueSummary:
     name: str
     game: str
     players: int
     entrants: list[str]  # name@version of each bot entered
     format: str = "round-robin"  # or "ladder": see ScheduleOptions.format
+    settings: dict[str, Any] = field(default_factory=dict)  # the game's, complete
+    schedule: dict[str, Any] = field(default_factory=dict)  # ScheduleOptions.to_dict(): never the secret
+    created_at: datetime | None = None
+    bots: list[BotRef] = field(default_factory=list)  # the entrants, in the order of ``entrants``
 
 
 def all_leagues(store: Store) -> list[LeagueSummary]:
     """Every league, by name, with its entrants."""
     with store() as session:
-        return [LeagueSummary(lg.name, lg.game, lg.players, [e.bot.label for e in lg.entries],
-                              ScheduleOptions.from_dict(lg.schedule).format)
-                for lg in session.scalars(select(League).order_by(League.name))]
+        summaries = []
+        for lg in session.scalars(select(League).order_by(League.name)):
+            options = ScheduleOptions.from_dict(lg.schedule)
+            summaries.append(LeagueSummary(lg.name, lg.game, lg.players, [e.bot.label for e in lg.entries],
+                                           options.format, lg.settings, options.to_dict(), lg.created_at,
+                                           [BotRef.of(e.bot) for e in lg.entries]))
+        return summaries
+
+
+@dataclass(frozen=True)
+class RegisteredBot:
+    """A registered bot version, as ``arena bot list`` shows it."""
+
+    ref: BotRef
+    author: str
+    owner: str | None  # the account that submitted it over HTTP; None: registered on the command line
+    games: list[str]  # the games it claims; [] = all
+    image: str
+    image_digest: str
+    archived: bool  # its image is kept in the store (``arena images archive``)
+    created_at: datetime
+    retired_at: datetime | None
+    leagues: list[str]  # the leagues it entered, by name
+
+
+def registered_bots(store: Store, name: str | None = None) -> list[RegisteredBot]:
+    """Every registered bot version (of ``name`` only, if given), by name then registration."""
+    query = (select(Bot, User.name, ImageArchive.id)
+             .outerjoin(User, User.id == Bot.owner_id)
+             .outerjoin(ImageArchive, ImageArchive.image_id == Bot.image_digest)
+             .order_by(Bot.name, Bot.id))
+    if name is not None:
+        query = query.where(Bot.name == name)
+    with store() as session:
+        rows = session.execute(query).all()
+        leagues: dict[int, list[str]] = {}
+        for bot_id, league in session.execute(select(Entry.bot_id, League.name).join(League)
+                                              .order_by(League.name)):
+            leagues.setdefault(bot_id, []).append(league)
+        return [RegisteredBot(BotRef.of(bot), bot.author, owner, list(bot.games or []), bot.image, bot.image_digest,
+                              archive is not None, bot.created_at, bot.retired_at, leagues.get(bot.id, []))
+                for bot, owner, archive in rows]
 
 
 def entrants(store: Store, name: str) -> set[str]:

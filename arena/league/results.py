@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ..store import Bot, Game, League, Match, Store
-from . import LeagueError
+from . import BotRef, LeagueError
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class StoredGame:
     ranks: list[int]
     failures: list[str]
     record_path: str
+    refs: list[BotRef]  # the bot in each seat
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class StoredMatch:
     started_at: datetime
     finished_at: datetime
     games: list[StoredGame]
+    refs: list[BotRef]  # the bots, in the order of the table
 
 
 def stored_match(store: Store, match_id: int) -> StoredMatch:
@@ -53,7 +55,7 @@ def stored_match(store: Store, match_id: int) -> StoredMatch:
         return StoredMatch(match.id, league.name, league.game, match.round, match.round // league.players,
                            [bots[b].label for b in match.bots], [bots[b].language for b in match.bots],
                            match.restarts, match.record_dir, match.started_at, match.finished_at,
-                           [_game(g, bots) for g in match.games])
+                           [_game(g, bots) for g in match.games], [BotRef.of(bots[b]) for b in match.bots])
 
 
 def stored_game(store: Store, game_id: int) -> StoredGame:
@@ -71,4 +73,4 @@ def _bots(session: Any, ids: list[int]) -> dict[int, Bot]:
 def _game(game: Game, bots: dict[int, Bot]) -> StoredGame:
     return StoredGame(game.id, game.match_id, game.index, game.deal, game.seed, [bots[b].label for b in game.seats],
                       [bots[b].language for b in game.seats], game.scores, game.ranks, game.failures,
-                      game.record_path)
+                      game.record_path, [BotRef.of(bots[b]) for b in game.seats])

@@ -82,9 +82,14 @@ def test_a_league_of_four_sample_bots_completes_and_is_rated(store, sample_image
         match_id = session.scalar(select(Match.id).order_by(Match.id))
         game_id = session.scalar(select(Game.id).order_by(Game.id))
     shown = runner.invoke(arena, ["show", "match", str(match_id), *db])
-    assert shown.exit_code == 0 and "round 0" in shown.output and shown.output.count("  game ") == 6
+    assert shown.exit_code == 0 and "round 0" in shown.output
+    match = json.loads(runner.invoke(arena, ["show", "match", str(match_id), "--json", *db]).output)
+    assert match["round"] == 0 and len(match["games"]) == 6 and match["games"][0]["id"] == game_id
+    table = shown.output.split("\ngame ")[1].splitlines()[1:]  # the games table: id, index, deal, seats
+    assert [line.split()[:3] for line in table] == [[str(g["id"]), str(g["index"]), g["deal"]] for g in match["games"]]
     shown = runner.invoke(arena, ["show", "game", str(game_id), "--log", *db])
-    assert shown.exit_code == 0 and "seat 0:" in shown.output and "replay check: the engine reproduces" in shown.output
+    assert shown.exit_code == 0 and "\nseat  bot" in shown.output  # the seats table
+    assert "replay check: the engine reproduces" in shown.output
     assert runner.invoke(arena, ["show", "game", "99999", *db]).output.strip().endswith("no game 99999")
     assert not arena_containers(docker_client)
 
@@ -118,7 +123,7 @@ def test_a_cycle_plays_each_deal_in_every_rotation_and_a_match_never_repeats_one
     files = [p for p in (tmp_path / "runs").rglob("*") if p.is_file()]
     assert files and not [p for p in files if SECRET.encode() in p.read_bytes()]
     shown = CliRunner().invoke(arena, ["show", "match", str(matches[2].id), "--db", str(store.engine.url)])
-    assert "round 2 (cycle 0)" in shown.output and "deal c0d2" in shown.output, shown.output
+    assert "round 2 (cycle 0)" in shown.output and " c0d2 " in shown.output, shown.output
 
 
 def test_a_bot_is_never_dealt_a_deal_twice_in_a_league(store, test_bot_images, docker_client, tmp_path):

@@ -174,4 +174,5 @@ def test_the_issues_own_example_creates_nothing():
 def test_a_command_that_only_reads_reads_an_existing_store(store, db_url):
     create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
     listed = CliRunner().invoke(arena, ["league", "list", "--db", db_url])
-    assert listed.exit_code == 0 and listed.output == "x: prohis, 3 per table; no entrants\n"
+    assert listed.exit_code == 0 and listed.output.splitlines() == ["league  format       game    players  entrants",
+                                                                     "x       round-robin  prohis        3  -"]
