@@ -20,6 +20,7 @@ from . import (
     serve,
     show,
     user,
+    watch,
     worker,
 )
 
@@ -47,3 +48,4 @@ main.add_command(ladder.ladder)
 main.add_command(bundle.bundle)
 main.add_command(compare.compare)
 main.add_command(worker.worker)
+main.add_command(watch.watch)

@@ -12,7 +12,7 @@ from ..league import all_leagues, create_league, join_league
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from .options import CELERY_JOBS, GAME, executor_options, parse_settings, user_errors, with_store
-from .output import echo_json, iso, json_option, print_table
+from .output import console, echo_json, iso, json_option, print_table
 
 
 @click.group()
@@ -137,3 +137,90 @@ def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path, 
             state["bar"].__exit__(None, None, None)
     click.echo(f"{summary.matches_run} match(es), {summary.games_run} game(s), {summary.failures} seat "
                f"failure(s) in {summary.seconds:.1f} s; {summary.matches_skipped} match(es) were already played")
+
+
+@league.command()
+@click.argument("name")
+@click.option("--rounds", type=click.IntRange(min=0), default=None,
+              help="A round robin's target (default: the rounds its last run was asked to play).")
+@json_option
+@with_store(create=False)
+@user_errors
+def status(name: str, rounds: int | None, as_json: bool, store) -> None:
+    """What league NAME has done and has left, how fast, its failures, and the matches being played."""
+    from ..league.status import league_status
+
+    data = league_status(store, name, rounds)
+    if as_json:
+        echo_json(data)
+    else:
+        print_status(data)
+
+
+def print_status(data: dict) -> None:
+    """:func:`arena.league.status.league_status`'s document, as text."""
+    out = console()
+    kind = "ladder" if data["format"] == "ladder" else "round robin"
+    say = out.print
+    say(f"league {printable(data['league'])} ({kind}): {data['game']}, {data['players']} per table, "
+        f"{data['games_per_match']} games per match")
+    target, last = data["target"], data["last_run"] or {}
+    when = f", started {last['at']}" if last.get("at") else ""
+    if target is None:
+        say(f"target: none ({data['eta']['why']})")
+    elif "rounds" in target:
+        say(f"target: {target['rounds']} rounds" + (f" (--rounds of its last run{when})" if target["from"] == "last_run"
+                                                     else " (status --rounds)"))
+    elif "until" in target:
+        say(f"target: {target['until']} games (--until of its last run{when}; it completes the cycles it picked)")
+    else:
+        say(f"target: no match starts after {target['deadline']} (--for of its last run{when})")
+    matches, games, rounds = data["matches"], data["games"], data["rounds"]
+    if rounds is not None and rounds["complete"] is not None:
+        say(f"rounds: {rounds['complete']} of {rounds['target']} complete, {rounds['left']} with matches left")
+    left = "" if matches["left"] is None else f", {matches['left']} left of {matches['target']}"
+    say(f"matches: {matches['stored']} stored, {matches['running']} being played{left}")
+    left = "" if games["left"] is None else f", {games['left']} left"
+    say(f"games: {games['stored']} stored, {games['in_running']} done in the matches being played{left}")
+    say(f"cycles: {data['cycles']['complete']} complete, {data['cycles']['open']} open")
+    rate = data["rate"]
+    if rate["games_per_second"] is None:
+        say("rate: not measured yet (no finished match)")
+    else:
+        say(f"rate: {rate['games_per_second']:.2f} games/s ({rate['games']} games of the {rate['matches']} "
+            f"match(es) that finished in the {duration(rate['window_seconds'])} up to {rate['until']})")
+    eta = data["eta"]
+    if eta["seconds"] is None:
+        say(f"ETA: unknown ({eta['why']})")
+    else:
+        idle = "" if data["running"] else "; nothing is being played now"
+        say(f"ETA: {duration(eta['seconds'])}, at {eta['at']} ({eta['why']}{idle})")
+    failures = data["failures"]
+    say(f"failures: {failures['seats']} seat(s) in {failures['games']} game(s)")
+    if failures["seats"]:
+        print_table(["reason", "seats"], sorted(failures["by_reason"].items(), key=lambda kv: -kv[1]),
+                    right=[1], hostile=[0])
+        print_table(["bot", "failed", "of games", "reasons"],
+                    [(b["bot"], b["failures"], b["games"],
+                      ", ".join(f"{printable(r, 32)} {n}" for r, n in b["by_reason"].items()))
+                     for b in failures["by_bot"]], right=[1, 2], hostile=[0])
+    if data["running"]:
+        say("being played (arena watch MATCH):")
+        print_table(["match", "bots", "host", "since", "games done", "game", "decisions"],
+                    [(r["match"], ", ".join(printable(b, 40) for b in r["bots"]), r["host"],
+                      f"{r['since']} ({duration(r['seconds'])})",
+                      "?" if r["games_done"] is None else f"{r['games_done']}/{r['games']}",
+                      "-" if r["game"] is None else r["game"], "-" if r["decisions"] is None else r["decisions"])
+                     for r in data["running"]], right=[4, 5, 6], hostile=[0, 2])
+    else:
+        say("being played: nothing")
+
+
+def duration(seconds: float) -> str:
+    """``75`` -> ``1m 15s``; ``4000`` -> ``1h 06m``."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m {seconds % 60:02d}s"
+    return f"{seconds // 3600}h {seconds % 3600 // 60:02d}m"

@@ -27,6 +27,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from .ratings import ENV, BotRating, RatedGame, rate
 from .runner import match_job, playing, store_match
 from .schedule import ScheduleOptions, Slot, games_per_match
 from .standings import rebuild_ratings
+from .status import remember_run
 from .waiting import with_store
 
 POLL = 2.0  # seconds between looks at the entrants while fewer than a table may play
@@ -90,6 +92,10 @@ def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | 
     """
     ladder = _Ladder(store, name, jobs, runs_dir, until,
                      None if duration is None else time.monotonic() + duration, progress, executor or LocalExecutor())
+    # what `arena league status` measures "left" against: GAMES, the deadline, or no end
+    deadline = None if duration is None else datetime.now(UTC) + timedelta(seconds=duration)
+    remember_run(store, ladder.league.id, {"until": until} if until is not None else
+                 {"deadline": deadline.isoformat(timespec="seconds")} if deadline is not None else {})
     return ladder.run()
 
 

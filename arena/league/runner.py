@@ -26,6 +26,7 @@ from . import LeagueError, get_league, live
 from .executor import Executor, LocalExecutor, MatchJob
 from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 from .standings import rebuild_ratings
+from .status import remember_run
 from .waiting import with_store
 
 T = TypeVar("T")
@@ -64,6 +65,7 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         entrants = playing(league)
         done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league.id))}
         league_id, players = league.id, league.players
+    remember_run(store, league_id, {"rounds": rounds})  # what `arena league status` counts "left" against
     slots = schedule(list(entrants), players, rounds)
     todo = [s for s in slots if (s.round, s.key) not in done]
     if on_start:

@@ -62,11 +62,13 @@ NOT_LISTINGS = {
     "user password": "sets a password",
     "bundle match": "writes a bundle folder",
     "bundle run": "plays a bundle's match again and compares it",
+    "watch": "follows a match being played, as a log of its public events",
 }
 # the listings that need nothing but the store, with the arguments that show the store's records
 STORE_LISTINGS = {"league list": ["league", "list"], "bot list": ["bot", "list"], "user list": ["user", "list"],
                   "leaderboard": ["leaderboard", "wide"], "show match": ["show", "match", "1"],
-                  "show game": ["show", "game", "1"]}
+                  "show game": ["show", "game", "1"],
+                  "league status": ["league", "status", "wide"]}
 
 
 def commands(group: click.Group = arena, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
@@ -128,6 +130,15 @@ def strings(value: object) -> set[str]:
     return {value} if isinstance(value, str) else set()
 
 
+def keys(value: object) -> set[str]:
+    """Every key of a JSON document's objects."""
+    if isinstance(value, dict):
+        return set(value).union(*map(keys, value.values()))
+    if isinstance(value, list):
+        return set().union(*map(keys, value))
+    return set()
+
+
 def invoke(db: str, args: list[str], columns: int | None = None) -> str:
     result = CliRunner().invoke(arena, [*args, "--db", db], env={"COLUMNS": str(columns) if columns else None})
     assert result.exit_code == 0, (args, result.output)
@@ -156,7 +167,8 @@ def test_each_listing_json_validates_against_its_schema(db, command):
     assert printed.isascii() and "\x1b" not in printed and "\\u001b[2J" in printed
     document = json.loads(printed)
     assert validate(document, SCHEMAS[command]) == []
-    assert EVIL in strings(document)  # the stored text, whole
+    # the stored text, whole (league status has it as a failure reason: a key of by_reason)
+    assert EVIL in strings(document) | keys(document)
     if SCHEMAS[command]["type"] == "array":
         assert document, "an empty listing validates trivially"
 
