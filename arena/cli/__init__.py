@@ -6,6 +6,7 @@ import click
 
 from . import (
     bot,
+    bot_new,
     bundle,
     compare,
     demo,
@@ -47,3 +48,4 @@ main.add_command(ladder.ladder)
 main.add_command(bundle.bundle)
 main.add_command(compare.compare)
 main.add_command(worker.worker)
+bot.bot.add_command(bot_new.new)
