@@ -9,6 +9,7 @@ from . import (
     bot_new,
     bundle,
     compare,
+    completion,
     demo,
     doctor,
     images,
@@ -48,4 +49,5 @@ main.add_command(ladder.ladder)
 main.add_command(bundle.bundle)
 main.add_command(compare.compare)
 main.add_command(worker.worker)
+main.add_command(completion.completion)
 bot.bot.add_command(bot_new.new)

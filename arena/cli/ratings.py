@@ -10,6 +10,7 @@ from referee.textlog import printable
 
 from ..league import standings
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
+from .completion import complete_leagues
 from .options import user_errors, with_store
 
 
@@ -19,7 +20,7 @@ def ratings() -> None:
 
 
 @ratings.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_leagues())
 @with_store(create=False)
 @user_errors
 def rebuild(name: str, store) -> None:
@@ -29,7 +30,7 @@ def rebuild(name: str, store) -> None:
 
 
 @click.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_leagues())
 @click.option("--top", "top", type=click.IntRange(min=1), default=TOP_K, show_default=True,
               help="P(top K): the chance of ranking K-th or better (K at most the entrants).")
 @click.option("--json", "as_json", is_flag=True, help="The same data as JSON.")
