@@ -93,10 +93,10 @@ def complete_leagues(kind: str | None = None) -> Callable[[click.Context, click.
             select(League.name, League.game, League.players, League.schedule).order_by(League.name))))
         items = []
         for name, game, players, schedule in rows:
-            form = (schedule or {}).get("format", "round-robin") if isinstance(schedule, dict) else "round-robin"
+            form = schedule.get("format", "round-robin") if isinstance(schedule, dict) else "round-robin"
             if (kind is None or form == kind) and name.startswith(incomplete) and safe(name):
                 # shown beside the name by zsh and fish: no comma (fish splits there), nothing unsafe
-                help = f"{game} {players} players" + (" ladder" if form == "ladder" else "") if safe(game) else None
+                help = (f"{game} {players} players" + (" ladder" if form == "ladder" else "")) if safe(game) else None
                 items.append(CompletionItem(name, help=help))
         return items
 
@@ -133,7 +133,7 @@ class ArenaBashComplete(BashComplete):
     source_template = BashComplete.source_template.replace(
         "COMP_CWORD=$COMP_CWORD ",
         'COMP_CWORD=$COMP_CWORD COMP_LINE="$COMP_LINE" COMP_POINT=$COMP_POINT COMP_WORDBREAKS="$COMP_WORDBREAKS" ', 1)
-    cut = ""  # what bash takes for the current word's start; replies drop it
+    cut = ""  # the start of the current word that readline keeps: replies drop it
 
     def get_completion_args(self) -> tuple[list[str], str]:
         line, point = os.environ.get("COMP_LINE"), os.environ.get("COMP_POINT", "")
