@@ -113,6 +113,21 @@ class BotConfig:
         return f"{IMAGE_REPOSITORY}/{self.name}:{self.version}"
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a bot's name (it goes into an image tag and onto pages), or None.
+    fullmatch: ``$`` would let a trailing newline through."""
+    if NAME.fullmatch(name):
+        return None
+    return f"name {name!r} must be lower case letters, digits, '.', '_' or '-' (a letter or digit first, at most 63)"
+
+
+def version_problem(version: str) -> str | None:
+    """Why ``version`` cannot be a bot's version, or None."""
+    if VERSION.fullmatch(version):
+        return None
+    return f"version {version!r} may hold only letters, digits, '.', '_' and '-' (not '.' or '-' first, at most 128)"
+
+
 def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotConfig:
     """Reads and checks a bot folder's bot.toml. The build may read only what is inside ``root``
     (default: the bot folder itself); bot.toml cannot widen that, only the caller can."""
@@ -138,10 +153,9 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
     for key in ("name", "version", "language", "author"):
         if not isinstance(data.get(key), str) or not data[key].strip():
             raise BotError(f"{path}: {key!r} is missing or not a non-empty string")
-    if not NAME.match(data["name"]):
-        raise BotError(f"{path}: name {data['name']!r} must be lower case letters, digits, '.', '_' or '-'")
-    if not VERSION.match(data["version"]):
-        raise BotError(f"{path}: version {data['version']!r} may hold only letters, digits, '.', '_' and '-'")
+    for problem in (name_problem(data["name"]), version_problem(data["version"])):
+        if problem:
+            raise BotError(f"{path}: {problem}")
     if data["language"] not in LANGUAGES:
         raise BotError(f"{path}: language {data['language']!r} is not one Arena has a base image for; "
                        f"known: {', '.join(LANGUAGES)} (a bot in any other language can use the stdio "

@@ -6,8 +6,10 @@ import click
 
 from . import (
     bot,
+    bot_new,
     bundle,
     compare,
+    completion,
     demo,
     doctor,
     images,
@@ -49,3 +51,5 @@ main.add_command(bundle.bundle)
 main.add_command(compare.compare)
 main.add_command(worker.worker)
 main.add_command(watch.watch)
+main.add_command(completion.completion)
+bot.bot.add_command(bot_new.new)

@@ -16,6 +16,7 @@ from referee.textlog import printable
 from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config
 from ..conformance import check_bot
 from ..submissions import SubmissionRefused, submit_bot
+from .completion import complete_leagues
 from .options import user_errors, with_store
 from .output import echo_json, iso, json_option, print_table
 
@@ -119,7 +120,7 @@ def check(is_command: bool, decision_ms: int, bank_ms: int, target: tuple[str, .
 
 @bot.command()
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--league", "leagues", multiple=True, metavar="NAME",
+@click.option("--league", "leagues", multiple=True, metavar="NAME", shell_complete=complete_leagues(),
               help="Enter the new version in this league (repeat the option for several).")
 @click.option("--server", envvar="ARENA_SERVER", metavar="URL",
               help="Submit to the Arena server at URL (default $ARENA_SERVER) rather than to the store here.")

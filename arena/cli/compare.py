@@ -14,12 +14,13 @@ from referee.textlog import printable
 
 from .. import compare as comparing
 from ..league.schedule import ScheduleOptions
+from .completion import complete_bots
 from .options import GAME, parse_settings, user_errors
 
 
 @click.command()
-@click.argument("bot_a")
-@click.argument("bot_b")
+@click.argument("bot_a", shell_complete=complete_bots)
+@click.argument("bot_b", shell_complete=complete_bots)
 @click.option("--game", type=GAME, default=None, help="Default: the one game both bots play.")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(min=2),
               help="Players per table; for more than 2 the seats hold A, B, A, B, ... (each seat its own process).")

@@ -9,6 +9,7 @@ import click
 from referee.sandbox import docker_client
 
 from ..images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_bases, build_wheels
+from .completion import complete_bots
 from .options import user_errors, with_store
 from .output import echo_json, json_option, print_table
 
@@ -45,7 +46,7 @@ def list_images(as_json: bool) -> None:
 
 
 @images.command("archive")
-@click.argument("bots", nargs=-1, metavar="[BOT[@VERSION]]...")
+@click.argument("bots", nargs=-1, metavar="[BOT[@VERSION]]...", shell_complete=complete_bots)
 @click.option("--all", "every", is_flag=True, help="Every registered bot that is not retired.")
 @with_store(create=False)
 @user_errors

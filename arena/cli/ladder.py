@@ -14,6 +14,7 @@ from referee.textlog import printable
 
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.schedule import games_per_match
+from .completion import complete_leagues
 from .league import create_from_options, create_options
 from .options import CELERY_JOBS, executor_options, user_errors, with_store
 
@@ -59,7 +60,7 @@ def create(store, name: str, **values) -> None:
 
 
 @ladder.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_leagues("ladder"))
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Matches played at once; with --executor celery, matches queued for the workers at once. "
                    f"Default: 1, or {CELERY_JOBS} with --executor celery.")

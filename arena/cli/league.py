@@ -11,6 +11,7 @@ from referee.textlog import printable
 from ..league import all_leagues, create_league, join_league
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
+from .completion import complete_bots, complete_leagues
 from .options import CELERY_JOBS, GAME, executor_options, parse_settings, user_errors, with_store
 from .output import console, echo_json, iso, json_option, print_table
 
@@ -67,8 +68,8 @@ def create(store, name: str, **values) -> None:
 
 
 @league.command()
-@click.argument("name")
-@click.argument("bot", metavar="BOT[@VERSION]")
+@click.argument("name", shell_complete=complete_leagues())
+@click.argument("bot", metavar="BOT[@VERSION]", shell_complete=complete_bots)
 @with_store(create=False)
 @user_errors
 def join(name: str, bot: str, store) -> None:
@@ -96,7 +97,7 @@ def list_leagues(as_json: bool, store) -> None:
 
 
 @league.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_leagues("round-robin"))
 @click.option("--rounds", default=1, show_default=True, help="Play every round up to this many.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Matches played at once; with --executor celery, matches queued for the workers at once. "

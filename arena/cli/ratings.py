@@ -6,6 +6,7 @@ import click
 
 from ..league import standings
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
+from .completion import complete_leagues
 from .options import user_errors, with_store
 from .output import echo_json, json_option, print_table
 
@@ -16,7 +17,7 @@ def ratings() -> None:
 
 
 @ratings.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_leagues())
 @with_store(create=False)
 @user_errors
 def rebuild(name: str, store) -> None:
@@ -26,7 +27,7 @@ def rebuild(name: str, store) -> None:
 
 
 @click.command()
-@click.argument("name")
+@click.argument("name", shell_complete=complete_leagues())
 @click.option("--top", "top", type=click.IntRange(min=1), default=TOP_K, show_default=True,
               help="P(top K): the chance of ranking K-th or better (K at most the entrants).")
 @json_option

@@ -77,6 +77,13 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         retired_at=_time("when it was retired (it plays no new match); null: not retired", nullable=True),
         leagues=_list(_t("string", "a league's name"), "the leagues it entered, by name"),
     ), "Every registered bot version (of NAME only, if given), by name then registration."),
+    "bot new --list-languages": _list(_obj(
+        "One starter of arena bot new.",
+        language=_t("string", "the --language that picks it (bot.toml's language)"),
+        protocol=_t("string", "what the bot speaks", enum=["grpc", "stdio"]),
+        base=_t("string", "the base image its Dockerfile builds on"),
+        description=_t("string", "what it builds on"),
+    ), "Every language arena bot new writes a starter in."),
     "images list": _list(_obj(
         "One base image.",
         language=_t("string", "bot.toml's language that selects it"),

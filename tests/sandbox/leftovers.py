@@ -1,7 +1,8 @@
 """What a test may leave on the host: nothing. Other checkouts run their tests on the same
 engine at the same time, so a test marks what it builds (a label after FROM, inherited by
 every later step's image and container) and is judged on what carries its mark; volumes are
-anonymous and cannot be marked, so they are compared as a whole."""
+anonymous and cannot be marked, so they are compared as a whole. Build cgroups and socket
+folders name their process: only this process's count (the other test process builds bots too)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def host_state(client: docker.DockerClient, mark: str) -> dict[str, set[str]]:
         "containers": {c.id for c in client.containers.list(all=True, filters=label)},
         "images": set(client.api.images(all=True, quiet=True, filters=label)),
         "volumes": {v.name for v in client.volumes.list()},
-        "build cgroups": {p.name for p in Path("/sys/fs/cgroup/pids").glob("arena-build-*")},
+        "build cgroups": {p.name for p in Path("/sys/fs/cgroup/pids").glob(f"arena-build-{os.getpid()}-*")},
         "socket folders": {str(p) for p in Path("/tmp").glob("arena-*")
                            if (p / "owner").is_file() and (p / "owner").read_text().endswith(own)},
     }

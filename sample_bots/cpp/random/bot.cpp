@@ -7,6 +7,7 @@
 
 class RandomBot : public arenabot::Bot {
  public:
+  // Your strategy goes in decide(): docs/writing-a-bot.md.
   // rng is reseeded from each game's seed by the kit (GameStart.seed), so a match replays exactly.
   std::string decide(const arena::v1::View&, const arenabot::Events&,
                      const std::vector<std::string>& legal_actions) override {

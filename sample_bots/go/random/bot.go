@@ -15,6 +15,7 @@ func (r *random) StartGame(_ *arenapb.MatchStart, game *arenapb.GameStart) {
 	r.rng = rand.New(rand.NewSource(int64(game.Seed)))
 }
 
+// Decide is where your strategy goes: docs/writing-a-bot.md.
 func (r *random) Decide(_ *arenapb.View, _ []*arenapb.Event, legal []string) string {
 	return legal[r.rng.Intn(len(legal))]
 }

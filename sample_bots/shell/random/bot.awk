@@ -6,6 +6,7 @@
     sub(/.*"seed": /, "", seed)
     srand(substr(seed, 1, 9) + 0)  # the game's seed, its first 9 digits: awk's numbers are doubles
 }
+# Your strategy goes here: the view is on the same line (docs/protocol.md, "The stdio protocol").
 /^\{"type": "decision"/ {
     legal = $0
     sub(/^\{"type": "decision", "legal": "/, "", legal)
