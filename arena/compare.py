@@ -329,13 +329,17 @@ class Comparison:
 def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *, players: int = 2,
             design: Design | None = None, options: ScheduleOptions | None = None,
             settings: dict[str, Any] | None = None, max_games: int = 2000, jobs: int = 1, play: Play = play_in_referee,
-            on_cycle: Callable[[int, Sprt], None] | None = None) -> Comparison:
+            on_cycle: Callable[[int, Sprt], None] | None = None,
+            match_started: Callable[[MatchSpec], None] | None = None,
+            match_ended: Callable[[MatchSpec, dict[str, Any]], None] | None = None) -> Comparison:
     """Plays duplicate cycles of A against B until the test decides or ``max_games`` would be
     passed (at least one cycle is played); ``jobs`` matches at once.
 
     Outcomes are taken in cycle and deal order whatever order matches end in, so a run from a
     given ``secret`` decides the same way with any ``jobs``. ``on_cycle(cycle, test)`` is told
-    the evidence after each cycle (and when the test decides within one)."""
+    the evidence after each cycle (and when the test decides within one); ``match_started(spec)``
+    and ``match_ended(spec, result)`` are called as each match starts and as it is counted, in
+    the caller's thread."""
     options = options or ScheduleOptions(deals=4)
     test = Sprt(design or Design())
     seats = lineup(a, b, players)
@@ -349,7 +353,7 @@ def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *
     started = 0  # cycles started
     cores = [str(c) for c in cpu.allowed()] if cpu.setting() == cpu.AUTO else [None]
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="compare") as pool:
-        running: dict[Future, tuple[int, int, str | None]] = {}
+        running: dict[Future, tuple[int, int, str | None, MatchSpec]] = {}
         free = [cores[i % len(cores)] for i in range(max(1, jobs))]
 
         def submit() -> bool:
@@ -365,12 +369,14 @@ def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *
                 started += 1
             c, j, spec = queued.pop(0)
             core = free.pop()
+            if match_started:
+                match_started(spec)
             if jobs == 1:  # in this thread: an in-process referee needs the main thread's signals
                 future: Future = Future()
                 future.set_result(play(spec, out_dir / f"c{c}-m{j}", core))
             else:
                 future = pool.submit(play, spec, out_dir / f"c{c}-m{j}", core)
-            running[future] = (c, j, core)
+            running[future] = (c, j, core, spec)
             return True
 
         while free and submit():
@@ -378,9 +384,11 @@ def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *
         while running and not test.verdict:
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for future in finished:
-                c, j, core = running.pop(future)
+                c, j, core, spec = running.pop(future)
                 free.append(core)
                 done.setdefault(c, {})[j] = outcome.count(future.result())
+                if match_ended:
+                    match_ended(spec, done[c][j])
             while len(done.get(next_cycle, {})) == players and not test.verdict:
                 results = [done[next_cycle][j] for j in range(players)]
                 for _, x in deal_outcomes(results):
@@ -393,9 +401,11 @@ def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *
             while not test.verdict and free and submit():
                 pass
         pool.shutdown(wait=True, cancel_futures=True)  # the matches still playing end; nothing new starts
-        for future in running:  # played, though the test had decided: counted as played
+        for future, (_, _, _, spec) in running.items():  # played, though the test had decided: counted
             if future.done() and not future.cancelled() and future.exception() is None:
                 outcome.count(future.result())
+                if match_ended:
+                    match_ended(spec, future.result())
     outcome.verdict = test.verdict or UNDECIDED
     outcome.seconds = time.monotonic() - start
     return outcome

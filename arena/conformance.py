@@ -149,10 +149,18 @@ class _Played:
 
 
 def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeControl = TIME_CONTROL,
-              say: Callable[[str], None] = lambda line: None) -> CheckReport:
+              say: Callable[[str], None] = lambda line: None,
+              planned: Callable[[list[str]], None] | None = None,
+              game_started: Callable[[str], None] | None = None,
+              game_ended: Callable[[str, str], None] | None = None) -> CheckReport:
     """Checks the bot in ``image`` (a container, as a league runs it) or run by ``command`` (a
     local process, for development); ``say`` gets progress lines. The games under load are held
-    to ``time_control``; the others get ``CHECK_SLACK`` times its decision time."""
+    to ``time_control``; the others get ``CHECK_SLACK`` times its decision time.
+
+    For a progress display: ``planned(checks)`` gets the games to play (one check line each, as
+    "sobek, 2 players"), then ``game_started(check)`` and ``game_ended(check, failure)`` (the
+    bot's failure reason, or "") are called as each game starts and ends, from the thread that
+    plays it."""
     if bool(image) == bool(command):
         raise ValueError("check_bot takes an image or a command")
     bot = BotSpec(CANDIDATE, image=image, command=tuple(command))
@@ -179,7 +187,9 @@ def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeCo
         plan = [_Game(g, n, load=n == GAMES[g].min_players)
                 for g in claimed for n in range(GAMES[g].min_players, GAMES[g].max_players + 1)]
         say(f"playing {len(plan)} games on {len(cpu.allowed())} core(s) ...")
-        played = _play_all(bot, plan, time_control, Path(tmp), cpu.allowed())
+        if planned:
+            planned([game.check for game in plan])
+        played = _play_all(bot, plan, time_control, Path(tmp), cpu.allowed(), game_started, game_ended)
     plain = [p for p in played if not p.game.load]
     report.lines += [_game_line(p, time_control) for p in played]
     report.lines += [_memory_line(played, bool(image)), _shutdown_line(played)]
@@ -260,8 +270,9 @@ def _hello_lines(hello: dict[str, Any], labels: dict[str, str], image: bool, cla
     return lines
 
 
-def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder: Path,
-              cores: list[int]) -> list[_Played]:
+def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder: Path, cores: list[int],
+              started: Callable[[str], None] | None = None,
+              ended: Callable[[str, str], None] | None = None) -> list[_Played]:
     """Plays every game of ``plan``, one match per core at a time (two would share it, and the
     bot's think times with it); returns them in plan order."""
     free: queue.SimpleQueue[int] = queue.SimpleQueue()
@@ -271,9 +282,14 @@ def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder
     def play(game: _Game) -> _Played:
         core = free.get()
         try:
-            return _play(bot, game, time_control, folder, core)
+            if started:
+                started(game.check)
+            played = _play(bot, game, time_control, folder, core)
         finally:
             free.put(core)
+        if ended:
+            ended(game.check, played.failure)
+        return played
 
     first = sorted(plan, key=lambda game: not game.load)  # the games under load take longest: start them first
     with ThreadPoolExecutor(max_workers=len(cores), thread_name_prefix="check") as pool:

@@ -198,8 +198,10 @@ def existing(client: docker.DockerClient, image: BaseImage) -> bool:
 
 
 def build_bases(client: docker.DockerClient, images: Iterable[BaseImage] = BASE_IMAGES,
-                say: Callable[[str], None] = print, parallel: int = 2) -> list[str]:
-    """Builds every image of ``images`` that is missing; returns their tags.
+                say: Callable[[str], None] = print, parallel: int = 2,
+                built: Callable[[str], None] | None = None) -> list[str]:
+    """Builds every image of ``images`` that is missing; returns their tags. ``built(tag)`` is
+    called as each is done (built, or up to date), from the thread that built it.
 
     The first is built alone (its packages fill the shared download cache, and every base starts
     with python3); the others ``parallel`` at a time. A base's build is mostly one dpkg process
@@ -211,9 +213,12 @@ def build_bases(client: docker.DockerClient, images: Iterable[BaseImage] = BASE_
 
     def one(image: BaseImage, private_cache: bool) -> str:
         try:
-            return build_base(client, image, say, private_cache)
+            tag = build_base(client, image, say, private_cache)
         except ImageBuildError as exc:
             raise ImageBuildError(f"{image.name}: {exc}") from exc
+        if built:
+            built(tag)
+        return tag
 
     if not images:
         return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,10 +18,12 @@ from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_co
 from ..conformance import check_bot
 from ..submissions import SubmissionRefused, submit_bot
 from .completion import complete_leagues
-from .options import user_errors, with_store
+from .options import quiet_option, user_errors, with_store
 from .output import echo_json, iso, json_option, print_table
+from .progress import Progress
 
 LINE = 300  # characters of one line of a build's or a bot's output that are printed
+STEP = re.compile(r"Step (\d+)/(\d+) : (.*)")  # the classic builder's line as a step of the Dockerfile starts
 
 
 def escaped(message: str) -> str:
@@ -71,15 +74,27 @@ ROOT_HELP = ("The folder the build may read, around PATH (default: PATH itself);
 @click.option("--timeout", default=BUILD_TIMEOUT, show_default=True, help="Seconds the build may take.")
 @click.option("--max-size-mb", default=MAX_IMAGE_MB, show_default=True, help="Cap on the image size.")
 @click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP)
-@click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Do not echo the build's output, and show no progress; the result line, and an error with the "
+                   "build's last lines, still print.")
 @user_errors
 def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: bool) -> None:
     """Build the bot folder PATH (a Dockerfile and a bot.toml) into arena-bot/NAME:VERSION,
     offline and with limits on memory, processes and CPU."""
     try:
         config = load_bot_config(path, root)
-        result = build_bot(docker_client(timeout=120), config, timeout=timeout, max_size_mb=max_size_mb,
-                           say=(lambda line: None) if quiet else echo_line)
+        client = docker_client(timeout=120)
+        with Progress(f"build {config.tag}", unit="steps", quiet=quiet, rate=False, lines=False) as shown:
+            def said(line: str) -> None:  # the build's output; its "Step N/M : ..." lines are the bar's steps
+                if step := STEP.match(line):
+                    shown.update(int(step[1]) - 1, int(step[2]))
+                    shown.step(step[3])
+                shown.output(line)
+
+            result = build_bot(client, config, timeout=timeout, max_size_mb=max_size_mb, say=said)
+            if shown.total is not None:
+                shown.update(shown.total)
+            shown.step("")
     except BotError as exc:
         raise click.ClickException(escaped(str(exc))) from exc
     click.echo(f"built {result.tag} ({result.size_mb:.0f} MiB, {result.seconds:.1f} s)")
@@ -92,22 +107,30 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
               help=f"The time control under load: per decision (other games get {limits.CHECK_SLACK} times as long).")
 @click.option("--bank-ms", type=click.IntRange(min=0), default=limits.BANK_MS, show_default=True,
               help="The time control under load: the bank of a game.")
+@quiet_option
 @click.argument("target", nargs=-1, required=True, metavar="IMAGE | --command CMD...")
 @user_errors
-def check(is_command: bool, decision_ms: int, bank_ms: int, target: tuple[str, ...]) -> None:
+def check(is_command: bool, decision_ms: int, bank_ms: int, quiet: bool, target: tuple[str, ...]) -> None:
     """Check a bot before submitting it, the way a submission does: its image settings, its
     hello (against bot.toml), one game of every game it claims at every player count, its time
     under a loaded CPU, its memory and its exit at MatchEnd. Options go before IMAGE or CMD.
 
-    Exit status 1 when any check fails.
+    Exit status 1 when any check fails. With --quiet, only the report prints.
     """
     if not is_command and len(target) != 1:
         raise click.UsageError("give one IMAGE (options go before it), or --command CMD...")
     if not is_command:
         client()  # no engine: say so, rather than fail the check
     time_control = TimeControl(limits.CHECK_STARTUP_MS, decision_ms, bank_ms)
-    report = check_bot(image="" if is_command else target[0], command=target if is_command else (),
-                       time_control=time_control, say=click.echo)
+    with Progress(f"check {target[0] if not is_command else ' '.join(target)}", quiet=quiet) as shown:
+        def ended(check: str, failure: str) -> None:
+            shown.ended(check)
+            shown.advance(1, [failure], note=f"{check}: {failure or 'played'}")
+
+        report = check_bot(image="" if is_command else target[0], command=target if is_command else (),
+                           time_control=time_control, say=shown.message,
+                           planned=lambda checks: shown.update(0, len(checks)),
+                           game_started=lambda check: shown.started(check, check), game_ended=ended)
     for line in report.text():
         click.echo(line)
     if not report.ok:

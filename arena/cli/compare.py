@@ -9,13 +9,14 @@ from pathlib import Path
 import click
 
 from arena_games import GameError, get_game
-from referee.spec import dev_secret, new_secret
+from referee.spec import MatchSpec, dev_secret, new_secret
 from referee.textlog import printable
 
 from .. import compare as comparing
 from ..league.schedule import ScheduleOptions
 from .completion import complete_bots
-from .options import GAME, parse_settings, user_errors
+from .options import GAME, parse_settings, quiet_option, user_errors
+from .progress import Progress, table
 
 
 @click.command()
@@ -44,10 +45,11 @@ from .options import GAME, parse_settings, user_errors
 @click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",
               help="Where registered bots are (SQLAlchemy URL); default $ARENA_DB or sqlite:///runs/arena.db.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict and its evidence as JSON only.")
+@quiet_option
 @user_errors
 def compare(bot_a: str, bot_b: str, game: str | None, players: int, deals: int, alpha: float, beta: float,
             delta: float, max_games: int, jobs: int, seed: int | None, overrides: tuple[str, ...], decision_ms: int,
-            bank_ms: int, out: Path | None, db_url: str | None, as_json: bool) -> None:
+            bank_ms: int, out: Path | None, db_url: str | None, as_json: bool, quiet: bool) -> None:
     """Play BOT_A against BOT_B on duplicate deals until a sequential test can say "A is better",
     "B is better" or "no difference" (of at least --delta), at error rates --alpha and --beta.
 
@@ -71,23 +73,32 @@ def compare(bot_a: str, bot_b: str, game: str | None, players: int, deals: int, 
     options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms)
     secret = new_secret() if seed is None else dev_secret(seed)
     per_cycle = players * players * deals
-    if not as_json:
-        click.echo(f"{printable(a.label)} (A) against {printable(b.label)} (B): {game}, {players} players, "
-                   f"cycles of {players} matches x {players * deals} games ({players * deals} deals in every "
-                   f"rotation); alpha {alpha}, beta {beta}, delta {delta}")
-        click.echo(f"each test accepts at LLR >= {design.upper:.2f} and gives up at LLR <= {design.lower:.2f}; "
-                   f"at most {max(1, max_games // per_cycle) * per_cycle} games; records in {out}")
+    most = max(1, max_games // per_cycle) * per_cycle
+    # --json: the document alone on stdout. Off a terminal the cycle lines are the progress (lines=False)
+    with Progress(f"compare {table([a.label, b.label])}", total=most, quiet=quiet or as_json, lines=False) as shown:
+        shown.message(f"{printable(a.label)} (A) against {printable(b.label)} (B): {game}, {players} players, "
+                      f"cycles of {players} matches x {players * deals} games ({players * deals} deals in every "
+                      f"rotation); alpha {alpha}, beta {beta}, delta {delta}")
+        shown.message(f"each test accepts at LLR >= {design.upper:.2f} and gives up at LLR <= "
+                      f"{design.lower:.2f}; at most {most} games; records in {out}")
 
-    def said(cycle: int, test: comparing.Sprt) -> None:
-        if as_json:
-            return
-        e = test.evidence()
-        click.echo(f"cycle {cycle}: {e['deals']} deals, A {e['wins']} won {e['ties']} tied {e['losses']} lost, "
-                   f"score {e['score']:.3f}; LLR A better {e['llr']['a_better']:+.2f}{_mark(e, 'a_better')}, "
-                   f"B better {e['llr']['b_better']:+.2f}{_mark(e, 'b_better')}")
+        def said(cycle: int, test: comparing.Sprt) -> None:
+            e = test.evidence()
+            shown.message(f"cycle {cycle}: {e['deals']} deals, A {e['wins']} won {e['ties']} tied {e['losses']} "
+                          f"lost, score {e['score']:.3f}; LLR A better {e['llr']['a_better']:+.2f}"
+                          f"{_mark(e, 'a_better')}, B better {e['llr']['b_better']:+.2f}{_mark(e, 'b_better')}")
+            shown.update(status=f"SPRT: {e['deals']} deals, A {e['wins']} won {e['ties']} tied {e['losses']} lost; "
+                                f"LLR A better {e['llr']['a_better']:+.2f}, B better {e['llr']['b_better']:+.2f} "
+                                f"(accept {design.upper:+.2f}, give up {design.lower:+.2f})")
 
-    result = comparing.compare(a, b, game, secret, out, players=players, design=design, options=options,
-                               settings=settings, max_games=max_games, jobs=jobs, on_cycle=said)
+        def ended(spec: MatchSpec, played: dict) -> None:
+            shown.ended(spec.match_id)
+            shown.advance(len(played["games"]), [f for g in played["games"] for f in g["failures"]])
+
+        result = comparing.compare(
+            a, b, game, secret, out, players=players, design=design, options=options, settings=settings,
+            max_games=max_games, jobs=jobs, on_cycle=said, match_ended=ended,
+            match_started=lambda spec: shown.started(spec.match_id, spec.match_id.removeprefix("compare-")))
     if as_json:
         click.echo(json.dumps(result.as_dict(a, b, out), indent=1))
         return

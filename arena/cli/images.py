@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -10,8 +11,9 @@ from referee.sandbox import docker_client
 
 from ..images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_bases, build_wheels
 from .completion import complete_bots
-from .options import user_errors, with_store
+from .options import quiet_option, user_errors, with_store
 from .output import echo_json, json_option, print_table
+from .progress import Progress
 
 
 @click.group()
@@ -20,14 +22,31 @@ def images() -> None:
 
 
 @images.command("build")
+@quiet_option
 @user_errors
-def build() -> None:
+def build(quiet: bool) -> None:
     """Build every base image that is missing (a second run takes seconds)."""
     client = docker_client(timeout=120)
-    try:
-        build_bases(client, BASE_IMAGES, say=click.echo)
-    except ImageBuildError as exc:
-        raise click.ClickException(str(exc)) from exc
+    start = time.monotonic()
+    with Progress("base images", unit="images", total=len(BASE_IMAGES), quiet=quiet, rate=False, lines=False,
+                  doing="building") as shown:
+        def said(line: str) -> None:
+            # "TAG: step ...": the step each image (two at a time) is at; a line without a tag is a step of all
+            shown.message(line)
+            key = line.split(": ", 1)[0] if ": " in line else ""
+            if key:
+                shown.ended("")
+            shown.started(key, line)
+
+        def built(tag: str) -> None:
+            shown.ended(tag)
+            shown.advance(1)
+
+        try:
+            tags = build_bases(client, BASE_IMAGES, say=said, built=built)
+        except ImageBuildError as exc:
+            raise click.ClickException(str(exc)) from exc
+    click.echo(f"{len(tags)} base image(s) ready in {time.monotonic() - start:.1f} s")
 
 
 @images.command("list")

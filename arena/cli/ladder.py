@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 import signal
-import sys
-import time
 from pathlib import Path
 
 import click
@@ -16,7 +14,8 @@ from ..league.ladder import LadderStatus, run_ladder
 from ..league.schedule import games_per_match
 from .completion import complete_leagues
 from .league import create_from_options, create_options
-from .options import CELERY_JOBS, executor_options, user_errors, with_store
+from .options import CELERY_JOBS, executor_options, quiet_option, user_errors, with_store
+from .progress import NAME, Progress
 
 
 class Duration(click.ParamType):
@@ -71,27 +70,30 @@ def create(store, name: str, **values) -> None:
               help="Start no match after this long (90s, 10m, 2h); the next run completes the cycles in progress.")
 @click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
               show_default=True, help="Where match records go.")
+@quiet_option
 @executor_options
 @with_store(create=False)
 @user_errors
-def run(name: str, jobs: int | None, until: int | None, duration: float | None, runs_dir: Path, executor: str,
-        broker: str | None, queue: str, store) -> None:
+def run(name: str, jobs: int | None, until: int | None, duration: float | None, runs_dir: Path, quiet: bool,
+        executor: str, broker: str | None, queue: str, store) -> None:
     """Play the ladder NAME: without end (Ctrl-C or SIGTERM stops it), or --until or --for.
 
     A rerun after a kill completes the cycles it left incomplete first."""
     if until is not None and duration is not None:
         raise click.UsageError("give --until or --for, not both")
-    show = Display(sys.stdout.isatty())
     previous = signal.signal(signal.SIGTERM, _interrupt)  # stop as Ctrl-C does: nothing half stored
     from ..league.workers import make_executor
 
+    def progress(status: LadderStatus) -> None:
+        shown.update(status.games, failures=status.reasons, playing=status.playing, status=_status(status))
+
     try:
-        with make_executor(executor, store, broker, queue) as chosen:
+        with make_executor(executor, store, broker, queue) as chosen, \
+                Progress(f"ladder {name}", total=until, quiet=quiet) as shown:
             status = run_ladder(store, name, jobs or (CELERY_JOBS if executor == "celery" else 1), runs_dir,
-                                until=until, duration=duration, progress=show, executor=chosen)
+                                until=until, duration=duration, progress=progress, executor=chosen)
     finally:
         signal.signal(signal.SIGTERM, previous)
-        show.close()
     why = {"until": f"the ladder has {status.games} game(s)", "for": "its time is up",
            "interrupted": "interrupted; the matches in flight were dropped"}.get(status.stopped, "")
     click.echo(f"{status.matches_run} match(es), {status.games_run} game(s), {status.failures} seat failure(s) in "
@@ -105,33 +107,9 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-class Display:
-    """The ladder's progress: one line redrawn in place on a terminal, else a line per event
-    that changed the games stored (a log)."""
-
-    def __init__(self, terminal: bool) -> None:
-        self.terminal = terminal
-        self.last = (-1, "")
-        self.drawn = 0.0
-
-    def __call__(self, status: LadderStatus) -> None:
-        line = self.line(status)
-        if self.terminal:
-            now = time.monotonic()
-            if now - self.drawn >= 0.2 or status.stopped:  # at most 5 redraws a second
-                click.echo(f"\r\x1b[K{line}", nl=False)
-                self.drawn = now
-        elif (status.games, status.stopped) != self.last:
-            click.echo(line)
-            self.last = (status.games, status.stopped)
-
-    def close(self) -> None:
-        if self.terminal and self.drawn:
-            click.echo()
-
-    @staticmethod
-    def line(status: LadderStatus) -> str:
-        top = ", ".join(f"{printable(label, 40)} {exposure:.1f}" for label, exposure in status.top)
-        waiting = "; waiting for entrants" if status.waiting else ""
-        return (f"{status.games} games, {status.cycles} cycles ({status.open_cycles} open), {status.in_flight} in "
-                f"flight, {status.failures} failures, {status.rate:.2f} games/s; top: {top}{waiting}")
+def _status(status: LadderStatus) -> str:
+    """The ladder's line under its bar: cycles, matches in flight, the top bots (names escaped)."""
+    top = ", ".join(f"{printable(label, NAME)} {exposure:.1f}" for label, exposure in status.top)
+    waiting = "; waiting for entrants" if status.waiting else ""
+    return (f"{status.cycles} cycles ({status.open_cycles} open), {status.in_flight} in flight; "
+            f"top: {top}{waiting}")

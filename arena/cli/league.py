@@ -6,14 +6,17 @@ from pathlib import Path
 
 import click
 
+from referee import MatchResult
 from referee.textlog import printable
 
 from ..league import all_leagues, create_league, join_league
+from ..league.executor import MatchJob
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from .completion import complete_bots, complete_leagues
-from .options import CELERY_JOBS, GAME, executor_options, parse_settings, user_errors, with_store
+from .options import CELERY_JOBS, GAME, executor_options, parse_settings, quiet_option, user_errors, with_store
 from .output import console, echo_json, iso, json_option, print_table
+from .progress import Progress, table
 
 
 @click.group()
@@ -104,38 +107,36 @@ def list_leagues(as_json: bool, store) -> None:
                    f"Default: 1, or {CELERY_JOBS} with --executor celery.")
 @click.option("--runs-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/leagues"),
               show_default=True, help="Where match records go.")
+@quiet_option
 @executor_options
 @with_store(create=False)
 @user_errors
-def run(name: str, rounds: int, jobs: int | None, runs_dir: Path, executor: str, broker: str | None, queue: str,
-        store) -> None:
+def run(name: str, rounds: int, jobs: int | None, runs_dir: Path, quiet: bool, executor: str, broker: str | None,
+        queue: str, store) -> None:
     """Play the league's round robin; a rerun resumes where a killed run stopped."""
     from ..league.workers import make_executor
 
     with make_executor(executor, store, broker, queue) as chosen:
         run_with_progress(store, name, rounds, jobs or (CELERY_JOBS if executor == "celery" else 1), runs_dir,
-                          chosen)
+                          chosen, quiet=quiet)
 
 
-def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path, executor=None) -> None:
-    """Runs the league with a progress bar: games done of the total, the ETA, and failures."""
-    state = {"bar": None, "failures": 0}
+def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path, executor=None,
+                      quiet: bool = False) -> None:
+    """Runs the league with its progress (:mod:`.progress`): games done of the total, the rate,
+    the ETA, the tables being played and the failures; then the summary line."""
+    with Progress(f"league {name}", quiet=quiet) as shown:
+        def started(job: MatchJob) -> None:
+            shown.started(job.out_dir, table(bot.name for bot in job.spec.bots))
 
-    def started(total: int) -> None:
-        state["bar"] = click.progressbar(length=total, label=f"league {name}", show_eta=True, show_pos=True,
-                                         item_show_func=lambda _: f"failures: {state['failures']}")
-        state["bar"].__enter__()
+        def ended(job: MatchJob, result: MatchResult | None) -> None:
+            shown.ended(job.out_dir)
+            if result is not None:
+                shown.advance(len(result.games), [f for g in result.games for f in g["failures"]],
+                              note=f"stored round {job.slot.round}: {table(bot.name for bot in job.spec.bots)}")
 
-    def progress(games: int, failures: int) -> None:
-        state["failures"] = failures
-        state["bar"].update(games, current_item=True)
-
-    try:
-        summary = run_league(store, name, rounds, jobs, runs_dir, progress=progress, on_start=started,
-                             executor=executor)
-    finally:
-        if state["bar"] is not None:
-            state["bar"].__exit__(None, None, None)
+        summary = run_league(store, name, rounds, jobs, runs_dir, on_start=lambda total: shown.update(0, total),
+                             executor=executor, match_started=started, match_ended=ended)
     click.echo(f"{summary.matches_run} match(es), {summary.games_run} game(s), {summary.failures} seat "
                f"failure(s) in {summary.seconds:.1f} s; {summary.matches_skipped} match(es) were already played")
 

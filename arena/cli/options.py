@@ -82,6 +82,13 @@ def user_errors(command):
     return wrapper
 
 
+def quiet_option(command):
+    """``--quiet``/``-q``: no progress (passed on as ``quiet``); errors and the summary still print."""
+    return click.option("--quiet", "-q", is_flag=True,
+                        help="No progress display or progress lines; errors and the summary line still print."
+                        )(command)
+
+
 EXECUTORS = ("local", "celery")
 CELERY_JOBS = 16  # matches queued at once for the workers, unless --jobs says otherwise
 

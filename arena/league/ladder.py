@@ -64,10 +64,12 @@ class LadderStatus:
     games_run: int = 0  # stored by this run
     matches_run: int = 0
     failures: int = 0  # seat failures in this run's games
+    reasons: dict[str, int] = field(default_factory=dict)  # those failures by reason (timeout, crash, ...)
     referee_failures: int = 0  # matches whose referee failed (played again)
     abandoned: int = 0  # cycles left incomplete because one of their bots was retired
     seconds: float = 0.0
     top: list[tuple[str, float]] = field(default_factory=list)  # (name@version, mu - 3 sigma), best first
+    playing: list[list[str]] = field(default_factory=list)  # the tables in flight, as name@version (unescaped)
     waiting: bool = False  # fewer entrants not retired than a table: waiting for one to join
     stopped: str = ""  # why the run ended: "until", "for", "interrupted"; "" while it runs
 
@@ -286,7 +288,9 @@ class _Ladder:
         self.status.games = games
         self.status.games_run += len(result.games)
         self.status.matches_run += 1
-        self.status.failures += sum(1 for g in result.games for f in g["failures"] if f)
+        for reason in (f for g in result.games for f in g["failures"] if f):
+            self.status.failures += 1
+            self.status.reasons[reason] = self.status.reasons.get(reason, 0) + 1
         key = (job.slot.cycle, job.slot.key)
         if key in self.stored_in_cycle:  # not if abandoned meanwhile
             self.stored_in_cycle[key] += 1
@@ -335,6 +339,7 @@ class _Ladder:
 
     def _report(self) -> None:
         self.status.in_flight = len(self.in_flight)
+        self.status.playing = [[self.bots[b].label for b in slot.table] for slot in self.in_flight.values()]
         self.status.seconds = time.monotonic() - self.started
         prior = ENV.create_rating()
         best = sorted(self.bots, key=lambda b: -self.ratings.get(b, BotRating(prior.mu, prior.sigma)).exposure)

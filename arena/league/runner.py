@@ -46,12 +46,17 @@ class RunSummary:
 
 def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                progress: Callable[[int, int], None] | None = None,
-               on_start: Callable[[int], None] | None = None, executor: Executor | None = None) -> RunSummary:
+               on_start: Callable[[int], None] | None = None, executor: Executor | None = None,
+               match_started: Callable[[MatchJob], None] | None = None,
+               match_ended: Callable[[MatchJob, MatchResult | None], None] | None = None) -> RunSummary:
     """Plays every match of rounds 0..rounds-1 not yet stored, ``jobs`` at a time, on
     ``executor`` (default: this machine's, :class:`LocalExecutor`).
 
     ``on_start(games)`` is called with the number of games to play, and
-    ``progress(games, failures)`` as each match is stored. A referee that fails does not stop
+    ``progress(games, failures)`` as each match is stored. For a display of the matches in
+    flight, ``match_started(job)`` is called as a match is handed to the executor and
+    ``match_ended(job, result)`` as it ends, with its result if this run stored it (None if its
+    referee failed or another runner stored it first). A referee that fails does not stop
     the others: once all have ended, the first failure is raised (its match is not stored, so
     the next run plays it again).
     """
@@ -81,6 +86,8 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         if not executor.remote:  # a worker writes its own row, with its host
             with_store(store, lambda: live.started(store, league_id, job.slot.round, job.slot.key,
                                                    list(job.slot.table), str(job.out_dir)))
+        if match_started:
+            match_started(job)
 
     referee_failures: list[RefereeFailed] = []
     try:
@@ -88,6 +95,8 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
             if isinstance(result, RefereeFailed):
                 with_store(store, lambda job=job: live.ended(store, league_id, job.slot.round, job.slot.key))
                 referee_failures.append(result)
+                if match_ended:
+                    match_ended(job, None)
                 continue
             t_store = time.perf_counter()
             stored = with_store(store, lambda j=job, r=result: store_match(store, league_id, j, r)) is not None
@@ -102,6 +111,8 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                 failures += sum(1 for g in result.games for f in g["failures"] if f)
                 if progress:
                     progress(len(result.games), failures)
+            if match_ended:
+                match_ended(job, result if stored else None)
     finally:
         if todo:
             with_store(store, lambda: live.ended(store, league_id))
