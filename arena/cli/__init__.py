@@ -1,55 +1,60 @@
-"""The ``arena`` command. Each group of commands lives in its own module."""
+"""The ``arena`` command. Each group of commands lives in its own module, imported only when
+that command runs (or is completed): a Tab in the shell or ``arena --help`` should not wait
+for the store, Docker, gRPC and the web server's libraries to load."""
 
 from __future__ import annotations
 
+import importlib
+
 import click
+from click.shell_completion import CompletionItem
 
-from . import (
-    bot,
-    bot_new,
-    bundle,
-    compare,
-    completion,
-    demo,
-    doctor,
-    images,
-    ladder,
-    league,
-    match,
-    play,
-    ratings,
-    replay,
-    serve,
-    show,
-    user,
-    watch,
-    worker,
-)
+from . import completion  # noqa: F401  (light; registers the bash completion that reads BOT@VERSION whole)
+
+# command name -> "module:attribute" under arena.cli, in the order `arena --help` lists them
+COMMANDS = {
+    "play": "play:play",
+    "match": "match:match",
+    "replay": "replay:replay",
+    "images": "images:images",
+    "bot": "bot:bot",
+    "doctor": "doctor:doctor",
+    "league": "league:league",
+    "ratings": "ratings:ratings",
+    "leaderboard": "ratings:leaderboard",
+    "show": "show:show",
+    "demo": "demo:demo",
+    "serve": "serve:serve",
+    "user": "user:user",
+    "ladder": "ladder:ladder",
+    "bundle": "bundle:bundle",
+    "compare": "compare:compare",
+    "worker": "worker:worker",
+    "watch": "watch:watch",
+    "completion": "completion:completion",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use (click's documented lazy-loading pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, _, attribute = COMMANDS[name].partition(":")
+        return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """Command names without importing every command (click would, for their help texts)."""
+        if incomplete.startswith("-"):
+            return super().shell_complete(ctx, incomplete)
+        return [CompletionItem(name) for name in COMMANDS if name.startswith(incomplete)]
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="arena")
 def main() -> None:
     """Arena: AI tournaments for hidden-information card games."""
-
-
-main.add_command(play.play)
-main.add_command(match.match)
-main.add_command(replay.replay)
-main.add_command(images.images)
-main.add_command(bot.bot)
-main.add_command(doctor.doctor)
-main.add_command(league.league)
-main.add_command(ratings.ratings)
-main.add_command(ratings.leaderboard)
-main.add_command(show.show)
-main.add_command(demo.demo)
-main.add_command(serve.serve)
-main.add_command(user.user)
-main.add_command(ladder.ladder)
-main.add_command(bundle.bundle)
-main.add_command(compare.compare)
-main.add_command(worker.worker)
-main.add_command(watch.watch)
-main.add_command(completion.completion)
-bot.bot.add_command(bot_new.new)

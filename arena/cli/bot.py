@@ -222,3 +222,8 @@ def submission_errors() -> Iterator[None]:
         tail = "\n".join(f"  | {printable(line, LINE)}" for line in log.strip().splitlines()[-15:])
         raise click.ClickException(f"refused: {escaped(str(exc))}"
                                    + (f"\nthe bot's output:\n{tail}" if tail else "")) from exc
+
+
+from .bot_new import new  # noqa: E402  (its own module: the starters; a command of this group)
+
+bot.add_command(new)

@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
@@ -122,6 +120,9 @@ def _upgrade(connection: Connection) -> None:
         # fails while other tables refer to it with foreign keys enforced (Alembic's "batch"
         # advice). The pragma only takes effect outside a transaction: before and after this one.
         connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    from alembic import command  # here: importing it costs the CLI half a second, and most runs need no migration
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection

@@ -75,7 +75,10 @@ STORE_LISTINGS = {"league list": ["league", "list"], "bot list": ["bot", "list"]
 def commands(group: click.Group = arena, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
     """Every command of the tree that is not a group, by its path ("league list")."""
     found = {}
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # arena's top level imports its commands lazily
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             found |= commands(command, (*path, name))
         else:
