@@ -21,6 +21,11 @@ from tests.services import (
     sweep,
 )
 
+# pytest-xdist's workers inherit COLUMNS=80 and LINES=24 from it: a command's table in a pipe would
+# then fit 80 columns, unlike under one process, in CI's log or a user's pipe (no COLUMNS there)
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
+
 # before any test package imports it (tests/web uses it too): its checks explain their failures
 pytest.register_assert_rewrite("tests.league.helpers")
 

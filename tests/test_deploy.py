@@ -67,8 +67,10 @@ def cli_envvars() -> dict[str, set[str]]:
         for param in command.params:
             for name in [param.envvar] if isinstance(param.envvar, str) else param.envvar or []:
                 found.setdefault(name, set()).add(param.name)
-        for sub in getattr(command, "commands", {}).values():
-            walk(sub)
+        if isinstance(command, click.Group):  # arena's top level imports its commands lazily
+            ctx = click.Context(command)
+            for name in command.list_commands(ctx):
+                walk(command.get_command(ctx, name))
 
     walk(arena)
     return found

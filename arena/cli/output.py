@@ -5,7 +5,9 @@
   give it no colour system at all, so not even bold is written).
 - Tables fit the terminal's width (``COLUMNS`` when set, on a pipe too); rich measures each
   cell as the terminal draws it, so wide and combining characters in a name keep the columns
-  aligned. Numbers never fold; text columns fold when the table would not fit.
+  aligned. Numbers never fold; a bot's or an author's text is cut with an ellipsis when the
+  table would not fit (a row stays one line: a fold would let a name forge a row); our own
+  text folds.
 - Every listing command has ``--json``: one JSON document on stdout, ASCII only (a control
   character in a name arrives as ``\\u001b``, never raw); its schema is in
   :mod:`arena.cli.schemas`, quoted in docs/cli.md.
@@ -90,7 +92,11 @@ def table_text(headers: Sequence[str], rows: Iterable[Sequence[Any]], right: Ite
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, gap, 0, 0),
                   header_style="bold" if out.is_terminal else None)
     for i, width in zip(shown, widths, strict=True):
-        table.add_column(headers[i], justify="right" if i in right else "left", overflow="fold", width=width)
+        # a bot's or an author's text is cut (an ellipsis), never folded: a fold is a line break
+        # where the text says, and a name padded to the fold could forge a row of its own
+        cut = i in limits
+        table.add_column(headers[i], justify="right" if i in right else "left", width=width,
+                         overflow="ellipsis" if cut else "fold", no_wrap=cut)
     for row in cells:
         table.add_row(*(row[i] for i in shown))
     needed = sum(widths) + gap * (len(widths) - 1)

@@ -226,7 +226,14 @@ def cells(text: str) -> int:
 
 def words(line: str) -> list[tuple[int, int, str]]:
     """(first cell, cell after the last, text) of each run of non-spaces, as a terminal draws it."""
-    return [(cells(line[:m.start()]), cells(line[:m.end()]), m.group()) for m in re.finditer(r"\S+", line)]
+    out: list[tuple[int, int, str]] = []
+    for m in re.finditer(r"\S+", line):
+        word = (cells(line[:m.start()]), cells(line[:m.end()]), m.group())
+        if word[2] == "\u2026" and out and out[-1][1] + 1 == word[0]:
+            first = out.pop()  # a name cut after a wide character: rich pads the cell left before the ellipsis
+            word = (first[0], word[1], first[2] + word[2])
+        out.append(word)
+    return out
 
 
 @pytest.mark.parametrize("columns", [80, 200])
@@ -246,13 +253,13 @@ def test_the_leaderboard_stays_aligned_whatever_the_names(db, columns):
         else:
             rest.setdefault(row, []).append(words(line))
     assert len(firsts) == len(rows) and len({len(w) for w in firsts}) == 1, firsts
+    assert not rest, rest  # a row is one line: a name folded onto the next could forge a row
     for column in zip(*firsts, strict=True):  # left-aligned: the same first cell; right-aligned: the same last
         assert len({w[0] for w in column}) == 1 or len({w[1] for w in column}) == 1, column
-    for i, r in enumerate(rows):  # nothing is lost by folding: the name and language, read down their column
+    for i, r in enumerate(rows):  # the name and language whole, or cut with an ellipsis where it does not fit
         for c, key, limit in ((1, "bot", 64), (3, "language", 16)):
-            start = firsts[0][c][0]
-            folded = [w[2] for line in rest.get(i, []) for w in line if w[0] == start]
-            assert firsts[i][c][2] + "".join(folded) == printable(r[key], limit)
+            shown, whole = firsts[i][c][2], printable(r[key], limit)
+            assert shown == whole or (shown.endswith("\u2026") and whole.startswith(shown[:-1])), (shown, whole)
     if columns == 200:
         assert len(table) - starts[0] == len(rows) and not any(line.startswith("(left out") for line in printed)
     else:

@@ -3,6 +3,7 @@ retirements while it runs, resuming after kill -9, and the refusals of the two r
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import subprocess
@@ -216,8 +217,11 @@ def test_league_run_and_ladder_run_refuse_each_others_leagues(store, db_url, tmp
                      author="tests", games=[], league="rr")
         joined = runner.invoke(arena, ["league", "join", "lad", f"b{i}@1", *db])
         assert joined.exit_code == 0 and f"b{i}@1 joined lad" in joined.output
-    listed = runner.invoke(arena, ["league", "list", *db]).output
-    assert "lad (ladder): prohis, 3 per table; b0@1, b1@1, b2@1" in listed and "rr: prohis, 3 per table" in listed
+    listed = json.loads(runner.invoke(arena, ["league", "list", "--json", *db]).output)
+    assert [(lg["name"], lg["format"], lg["players"], [f"{e['bot']}@{e['version']}" for e in lg["entrants"]])
+            for lg in listed] == [("lad", "ladder", 3, ["b0@1", "b1@1", "b2@1"]), ("rr", "round-robin", 3, ["b0@1", "b1@1", "b2@1"])]
+    table = runner.invoke(arena, ["league", "list", *db]).output.splitlines()
+    assert table[1].split() == ["lad", "ladder", "prohis", "3", "b0@1,", "b1@1,", "b2@1"], table
 
     refused = runner.invoke(arena, ["league", "run", "lad", *db])
     assert refused.exit_code == 1 and "Error: lad is a ladder: run it with `arena ladder run lad`" in refused.output

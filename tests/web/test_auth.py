@@ -7,7 +7,7 @@ import re
 from arena.accounts import check_password, issue_token, revoke_tokens
 from arena.store import ApiToken
 
-from .conftest import PASSWORD, sign_in
+from .conftest import PASSWORD, sign_in, wait_for
 
 
 def test_a_token_says_who_is_asking(empty_site):
@@ -98,4 +98,6 @@ def test_signing_in_in_chromium(empty_site, browser):
     browser.find_element(By.ID, "login-name").send_keys("alice")
     browser.find_element(By.ID, "login-password").send_keys("wrong password")
     browser.find_element(By.ID, "login-submit").click()
-    assert browser.find_element(By.ID, "login-failed").is_displayed()
+    # the answer is a new page: on a busy machine it is not there the moment the click returns
+    failed = wait_for(browser, lambda d: d.find_elements(By.ID, "login-failed"), "the sign-in to be refused")
+    assert failed[0].is_displayed()
