@@ -219,7 +219,8 @@ def test_league_run_and_ladder_run_refuse_each_others_leagues(store, db_url, tmp
         assert joined.exit_code == 0 and f"b{i}@1 joined lad" in joined.output
     listed = json.loads(runner.invoke(arena, ["league", "list", "--json", *db]).output)
     assert [(lg["name"], lg["format"], lg["players"], [f"{e['bot']}@{e['version']}" for e in lg["entrants"]])
-            for lg in listed] == [("lad", "ladder", 3, ["b0@1", "b1@1", "b2@1"]), ("rr", "round-robin", 3, ["b0@1", "b1@1", "b2@1"])]
+            for lg in listed] == [("lad", "ladder", 3, ["b0@1", "b1@1", "b2@1"]),
+                                  ("rr", "round-robin", 3, ["b0@1", "b1@1", "b2@1"])]
     table = runner.invoke(arena, ["league", "list", *db]).output.splitlines()
     assert table[1].split() == ["lad", "ladder", "prohis", "3", "b0@1,", "b1@1,", "b2@1"], table
 
