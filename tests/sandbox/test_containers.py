@@ -119,7 +119,9 @@ def test_adversarial_bot(attack, tmp_path, docker_client, adversary_images, monk
     result = match(tmp_path, match_id=match_id, bots=[
         {"name": "attacker", "image": adversary_images[attack]},
         {"name": "calm1", "builtin": "random"}, {"name": "calm2", "builtin": "random"}],
-        time={"startup_ms": 20000, "decision_ms": 3000, "bank_ms": 500})
+        # the memory bomb must reach the cgroup's limit before its decision's time is up: under a
+        # loaded machine (a second test process, CI) filling 512 MiB took over 3.5 s once
+        time={"startup_ms": 20000, "decision_ms": 10_000 if attack == "membomb" else 3000, "bank_ms": 500})
     elapsed = time.monotonic() - t0
     game = result["games"][0]
     seat = game["bots"].index(0)
