@@ -10,7 +10,6 @@ installed on these machines: their scripts are checked as text, and the answers 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -161,7 +160,6 @@ def test_click_answers_the_variables_of_a_subprocess(store_url, arena_on_path, t
     assert done.stdout.splitlines() == ["plain,random", "plain,random@2.0.0", "plain,random@1.0.0"]
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_a_tab_in_a_real_bash_completes_a_league_and_a_bot_at_a_version(store_url, arena_on_path, tmp_path):
     env = {**arena_on_path, "ARENA_DB": store_url, "PS1": "$ "}
     bash = pexpect.spawn("bash", ["--norc", "--noprofile", "-i"], env=env, cwd=str(tmp_path), encoding="utf-8",

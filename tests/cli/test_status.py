@@ -20,7 +20,7 @@ from arena.league.ladder import run_ladder
 from arena.league.runner import run_league
 from arena.league.schedule import schedule
 from arena.league.status import WINDOW, league_status, remember_run
-from arena.store import Game, League, LiveMatch, Match, open_store
+from arena.store import Game, League, LiveMatch, Match
 from referee.records import RecordWriter
 
 from .helpers import ProcessBots, league_of
@@ -31,16 +31,6 @@ TOP = {"league", "game", "players", "format", "games_per_match", "now", "last_ru
        "matches", "games", "rate", "eta", "failures", "running"}
 RUNNING = {"match", "round", "cycle", "table", "bots", "host", "pid", "since", "seconds", "games", "games_done",
            "game", "decisions", "record_dir"}
-
-
-@pytest.fixture
-def db_url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path}/arena.db"
-
-
-@pytest.fixture
-def store(db_url):
-    return open_store(db_url)
 
 
 def status_cli(db_url: str, *args: str) -> str:

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pexpect
-import pytest
 from click.testing import CliRunner
 from sqlalchemy import delete, select
 
@@ -27,7 +26,7 @@ from arena.league import live
 from arena.league.runner import match_spec, run_league
 from arena.league.schedule import ScheduleOptions, Slot
 from arena.league.status import league_status
-from arena.store import League, LiveMatch, Match, open_store
+from arena.store import League, LiveMatch, Match
 from arena.watch import Watcher, resolve
 from arena_games import State, get_game
 from referee.records import RecordWriter, read_record
@@ -37,16 +36,6 @@ from .helpers import ProcessBots, league_of
 
 ROOT = Path(__file__).resolve().parents[2]
 EVIL = "\x1b[2Jevil\r\nforged"
-
-
-@pytest.fixture
-def db_url(tmp_path) -> str:
-    return f"sqlite:///{tmp_path}/arena.db"
-
-
-@pytest.fixture
-def store(db_url):
-    return open_store(db_url)
 
 
 # -- what watch must print, from a finished record -----------------------------------------------
