@@ -320,6 +320,11 @@ def test_watching_a_real_league_whose_cycle_is_stopped_half_way(store, db_url, t
                               "is stored") and "1 of its 2 matches stored" in out[-1]
     by_id = CliRunner().invoke(arena, ["watch", "1", "--db", db_url])
     assert by_id.exit_code == 0 and by_id.output.splitlines()[2:-1] == out[2:-1], by_id.output
+    # `arena show` is the operator's: everything, and that the cycle is not public yet
+    shown = CliRunner().invoke(arena, ["show", "match", "1", "--db", db_url]).output
+    assert "not public yet: its cycle 0 of table" in shown and "1 of its 2 matches stored" in shown
+    assert json.loads(CliRunner().invoke(arena, ["show", "game", "1", "--json", "--db", db_url]).output)[
+        "cycle_complete"] is False
 
     watcher, out = watch_while_run(2, 1)
     assert out[1].startswith("   (held: ") and "1 of its 2 matches stored" in out[1]
@@ -331,6 +336,9 @@ def test_watching_a_real_league_whose_cycle_is_stopped_half_way(store, db_url, t
     by_id = CliRunner().invoke(arena, ["watch", "1", "--db", db_url])
     assert by_id.exit_code == 0, by_id.output
     check_public(by_id.output.splitlines(), first, 4)
+    assert "not public yet" not in CliRunner().invoke(arena, ["show", "match", "1", "--db", db_url]).output
+    assert json.loads(CliRunner().invoke(arena, ["show", "match", "1", "--json", "--db", db_url]).output)[
+        "cycle_complete"] is True
 
 
 def live_rows(store) -> list[str]:
