@@ -111,6 +111,7 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
     """Writes the bundle of match ``match_id`` into the folder ``out`` (default
     ``bundle-<match id>``), which must not exist. Refused, with :class:`BundleError`, for a match
     whose duplicate cycle is not all stored, and for records that disagree with the store."""
+    from .league import cycles  # the one place that says when a cycle's deals may be shown
     from .league.schedule import Slot  # the one place that says which matches share a deal secret
 
     with store() as session:
@@ -121,10 +122,7 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
         slot = Slot(match.round, tuple(int(b) for b in match.table.split(",")))
         k = len(slot.table)
         first = slot.cycle * k
-        stored = set(session.scalars(select(Match.round).where(
-            Match.league_id == league.id, Match.table == match.table, Match.round >= first,
-            Match.round < first + k)))
-        missing = [r for r in range(first, first + k) if r not in stored]
+        missing = cycles.cycle_of(session, league.id, match.round, match.table).missing
         if missing:
             rounds = f"round{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
             raise BundleError(

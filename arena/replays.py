@@ -77,7 +77,7 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
     """Replays ``record`` for ``seat`` (None: the full table, which needs a finished game).
 
     ``names`` label the seats in the events' words (default: the record's bot names). Without
-    ``public`` (a game not over, or a deal still being played elsewhere), the other seats'
+    ``public`` (a game not over, or of a duplicate cycle not all stored), the other seats'
     actions, think times and failures are hidden. Failure details are not part of a replay:
     they may quote a bot's output (its last lines, when it crashed), which is its owner's.
     Raises :class:`RecordError` for a record the engine does not replay.

@@ -10,16 +10,14 @@ action may be a secret choice), no failure detail (it may quote a bot's output);
 failed is told with the scores, as the seats are told.
 
 **Duplicate deals.** The k matches of a table's duplicate cycle deal the same cards in other
-seat rotations, and a league plays them side by side: what a public event shows in one copy
-of a deal (a card played, the hands shown at a game's end) may be hidden in a hand in another
-copy being played at that moment. So a game's events and result are held back while a copy of
-its deal is being played in another match: a match of the same league, table and cycle that is
-running (``live.running``: its ``LiveMatch`` row, alive) and whose game of that deal has no
-result yet in its records, or is not written yet, or is on another machine. They follow, in
-order, once that copy ends (the web server's rule for a finished game's full table, applied to
-every public event: ``arena/web/games.py``). Matches of the cycle not started yet are not
-waited for, as on the web: the records of a cycle tell its later rounds' deals to whoever reads
-them (docs/leagues.md).
+seat rotations: what a public event shows in one copy of a deal (a card played, the hands shown
+at a game's end) is hidden in a hand in another copy, being played or still to be played (or
+played again: a match whose referee failed, or whose run was stopped, starts again from its first
+game with the same deals). So the games of a league match are held back, but for their headers
+(the game, its deal's label, who sits where: told as each game begins), until the table's whole
+cycle is stored (``arena/league/cycles.py``: the web server's rule, ``arena/web/games.py``).
+Watching the cycle's last match, its games follow, in order, once it is stored; watching another,
+the watch ends when its match is stored, saying how much of the cycle is.
 
 A records folder with no plan in its spec (``arena match``, the referee alone) plays its deals
 only itself, one game at a time, so nothing is held. A folder whose spec plans its deals (a
@@ -42,7 +40,7 @@ from referee.records import Record, RecordError, read_record
 from referee.spec import MatchSpec, SpecError, load_spec
 from referee.textlog import event_lines, printable, result_lines
 
-from .league import LeagueError, get_league, live
+from .league import LeagueError, cycles, get_league, live
 from .league.status import match_name
 from .store import League, LiveMatch, Match, Store
 
@@ -160,30 +158,11 @@ def _stored(session: Any, slot: LeagueSlot) -> Match | None:
                                               Match.table == slot.table))
 
 
-def deal_in_play(store: Store, slot: LeagueSlot, deal: str) -> str | None:
-    """The match (``LEAGUE/ROUND/TABLE``) that is playing ``deal`` at this moment in another
-    rotation, if one is: a running match of the same league, table and cycle whose game of
-    that deal is not over (or not begun, or on a machine whose records are not here)."""
+def held(store: Store, slot: LeagueSlot) -> cycles.Cycle | None:
+    """The match's duplicate cycle, if it is not all stored: its games are held back until it is."""
     with store() as session:
-        rows = live.running(session.scalars(select(LiveMatch).where(
-            LiveMatch.league_id == slot.league_id, LiveMatch.table == slot.table, LiveMatch.round != slot.round)))
-        copies = [(row.round, row.record_dir) for row in rows if row.round // slot.players == slot.cycle]
-    for round_, folder in copies:
-        if not _copy_over(Path(folder), deal):
-            return match_name(slot.name, round_, slot.table)
-    return None
-
-
-def _copy_over(folder: Path, deal: str) -> bool:
-    """Whether the game of ``deal`` in the records at ``folder`` has its result."""
-    for path in sorted(folder.glob("game-*.jsonl")) if folder.is_dir() else []:
-        try:
-            record = read_record(path, growing=True)
-        except RecordError:
-            continue  # not even its header yet
-        if str(record.header.get("deal")) == deal:
-            return record.result is not None
-    return False
+        cycle = cycles.cycle_of(session, slot.league_id, slot.round, slot.table)
+    return None if cycle.complete else cycle
 
 
 @dataclass
@@ -196,7 +175,6 @@ class _Game:
     names: list[str]  # escaped
     applied: int = 0  # decisions replayed
     shown: int = 0  # public events printed
-    held: bool = False  # the notice that its events wait for another copy was printed
 
 
 @dataclass
@@ -214,6 +192,8 @@ class Watcher:
     spec: MatchSpec | None = field(default=None, repr=False)
     grace: float = GRACE
     gone_since: float | None = None  # when the match's row was first seen gone, the match not stored
+    announced: int = 0  # games whose header was printed while the match's cycle held them back
+    held_said: bool = False  # the notice that they are held back was printed
 
     def start(self) -> list[str]:
         """The first lines: what is watched."""
@@ -249,11 +229,14 @@ class Watcher:
                     stored = None if match is None else match.id
             if row is not None and not _same(row.record_dir, self.target.folder):
                 # its referee failed and the match is played again, from its first game, in a new folder
-                self.target.folder, self.next_game, self.game = Path(row.record_dir), 0, None
+                self.target.folder, self.next_game, self.game, self.announced = Path(row.record_dir), 0, None, 0
                 self._load_spec()
                 lines.append(f"the match started again (its referee failed): following it from its first game, "
                              f"records in {row.record_dir}")
-        while self.next_game < self.games:
+        cycle = held(store, slot) if slot is not None and store is not None else None
+        if cycle is not None:
+            lines += self._announce(cycle)
+        while cycle is None and self.next_game < self.games:
             more, done = self._follow(self.next_game)
             lines += more
             if not done:  # waiting for more of this game
@@ -264,7 +247,12 @@ class Watcher:
             self.gone_since = None
         elif self.gone_since is None:
             self.gone_since = time.monotonic()
-        if self.next_game < self.games:
+        if cycle is not None and stored is not None:
+            self.finished = True
+            lines.append(f"the match is over: stored as match {stored}; its games stay hidden until its duplicate "
+                         f"cycle is stored ({cycle.describe()}): `arena watch {stored}` shows them then")
+            return lines
+        if cycle is not None or self.next_game < self.games:
             # a ladder plays a match whose referee failed again at once, under a new row: wait for it a little
             if gone and time.monotonic() - (self.gone_since or 0.0) >= self.grace:
                 self.finished = self.failed = True
@@ -295,18 +283,8 @@ class Watcher:
         game = self.game
         if game is None:
             game = self.game = self._begin(index, record)
-            seats = ", ".join(f"seat {s} {n}" for s, n in enumerate(game.names))
-            lines.append(f"== game {index} of {self.games}, deal {printable(str(record.header.get('deal', '?')))}: "
-                         f"{seats}")
+            lines.append(self._header(index, record, game.names))
         game.record = record
-        if self.target.slot is not None and self.store is not None:
-            other = deal_in_play(self.store, self.target.slot, str(record.header.get("deal")))
-            if other is not None:
-                if not game.held:
-                    game.held = True
-                    lines.append(f"   (its deal is being played right now in {printable(other)}, in another "
-                                 "rotation: what this game shows waits until that game ends)")
-                return lines, False
         lines += self._advance(game)
         if record.result is not None:
             if not game.state.is_terminal() or record.result.get("scores") != game.state.scores():
@@ -317,6 +295,28 @@ class Watcher:
             self.game = None
             return lines, True
         return lines, False
+
+    def _header(self, index: int, record: Record, names: list[str]) -> str:
+        seats = ", ".join(f"seat {s} {n}" for s, n in enumerate(names))
+        return f"== game {index} of {self.games}, deal {printable(str(record.header.get('deal', '?')))}: {seats}"
+
+    def _announce(self, cycle: cycles.Cycle) -> list[str]:
+        """While the match's cycle holds its games back: the notice, once, and each game's header
+        as it begins (when a game begins is not its content)."""
+        lines = []
+        if not self.held_said:
+            self.held_said = True
+            lines.append(f"   (held: its duplicate cycle is not all stored, {cycle.describe()}; the cycle's other "
+                         "matches deal these games' cards in other seats, so what the games show waits until the "
+                         "whole cycle is stored)")
+        while self.announced < self.games:
+            try:
+                record = read_record(self.target.folder / f"game-{self.announced:03d}.jsonl", growing=True)
+            except RecordError:
+                break  # not begun, or not even its header yet
+            lines.append(self._header(self.announced, record, self._begin(self.announced, record).names))
+            self.announced += 1
+        return lines
 
     def _begin(self, index: int, record: Record) -> _Game:
         h = record.header

@@ -54,7 +54,8 @@ REASONS = (("timeout", 6), ("crash", 3), ("illegal", 2), ("malformed", 1), ("dis
 
 def fill_store(store: Store, bots: int, games: int, seed: int = 15) -> None:
     """League :data:`LEAGUE` (Prohis, 3 a table) with ``bots`` entrants (five names of them in
-    two versions) and ``games`` games in matches of 3 (every rotation), rated."""
+    two versions) and ``games`` games in matches of 3 (every rotation), each table's 3 matches a
+    whole duplicate cycle (the games a bot page shows are those of whole cycles), rated."""
     rng = random.Random(seed)
     create_league(store, LEAGUE, "prohis", PLAYERS, {}, ScheduleOptions(deals=1), secret=dev_secret(seed))
     t0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -72,12 +73,18 @@ def fill_store(store: Store, bots: int, games: int, seed: int = 15) -> None:
     used: set[tuple[int, str]] = set()
     match_id = game_id = 0
     per_round = 100
+    slots: list[tuple[int, tuple[int, ...]]] = []  # whole duplicate cycles: a game is public once its cycle is
     while game_id < games:
-        rnd = match_id // per_round
-        table = tuple(sorted(rng.sample(range(1, bots + 1), PLAYERS)))
+        if not slots:  # the next table plays its cycle: rounds 3c to 3c+2
+            cycle = (match_id // per_round) // PLAYERS
+            table = tuple(sorted(rng.sample(range(1, bots + 1), PLAYERS)))
+            slots = [(cycle * PLAYERS + j, table) for j in range(PLAYERS)]
+        rnd, table = slots[0]
         key = ",".join(map(str, table))
         if (rnd, key) in used:
+            slots = []
             continue
+        slots.pop(0)
         used.add((rnd, key))
         match_id += 1
         finished = t0 + timedelta(days=1, seconds=30 * match_id)

@@ -53,6 +53,8 @@ GAME = _obj(
     deal=_t("string", "the deal's label: the same label in a table's cycle deals the same cards"),
     seed=_t("string", "the game's seed (decimal digits)"),
     record_path=_t("string", "its game record (arena replay)"),
+    cycle_complete=_t("boolean", "its table's duplicate cycle is all stored; until it is, the game shows deals "
+                                 "that the cycle's other matches play, and arena serve and arena watch hide it"),
     seats=_list(_obj(
         "One seat of the game.",
         seat=_t("integer", "the seat, from 0", minimum=0),
@@ -215,6 +217,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         game=_t("string", "the game's name"),
         round=_t("integer", "the schedule's round, from 0", minimum=0),
         cycle=_t("integer", "the table's duplicate cycle, from 0", minimum=0),
+        cycle_complete=_t("boolean", "that cycle's matches are all stored: its games are public"),
         bots=_list(_obj("One bot of the table.", bot_id=ID, bot=NAME, version=VERSION, language=LANGUAGE),
                    "in the table's order (the seat rotations start from it)"),
         restarts=_list(_t("integer", "restarts", minimum=0), "how often each bot's container was restarted"),

@@ -10,6 +10,7 @@ import click
 from referee.textlog import printable
 
 from ..league import BotRef
+from ..league.cycles import Cycle
 from ..league.results import StoredGame, stored_game, stored_match
 from .options import user_errors, with_store
 from .output import echo_json, iso, json_option, print_table
@@ -31,7 +32,8 @@ def show_match(match_id: int, as_json: bool, store) -> None:
     match = stored_match(store, match_id)
     if as_json:
         echo_json({"id": match.id, "league": match.league, "game": match.game, "round": match.round,
-                   "cycle": match.cycle, "bots": [_bot(ref) for ref in match.refs], "restarts": match.restarts,
+                   "cycle": match.cycle, "cycle_complete": match.cycle_state.complete,
+                   "bots": [_bot(ref) for ref in match.refs], "restarts": match.restarts,
                    "record_dir": match.record_dir, "started_at": iso(match.started_at),
                    "finished_at": iso(match.finished_at), "games": [_game(game) for game in match.games]})
         return
@@ -41,6 +43,7 @@ def show_match(match_id: int, as_json: bool, store) -> None:
     click.echo(f"bots: {bots}; restarts: {match.restarts}")
     click.echo(f"records: {printable(match.record_dir, 1024)}")
     click.echo(f"played {match.started_at:%Y-%m-%d %H:%M:%S} - {match.finished_at:%H:%M:%S}")
+    _open_cycle(match.cycle_state)
     seats = max((len(game.refs) for game in match.games), default=0)
     print_table(["game", "#", "deal", *(f"seat {s}" for s in range(seats))],
                 [[game.id, game.index, game.deal, *(_seat_cell(game, s) for s in range(len(game.refs)))]
@@ -74,8 +77,16 @@ def show_game(game_id: int, log: bool, as_json: bool, store) -> None:
                   game.failures[seat] or "-"] for seat, ref in enumerate(game.refs)],
                 right=[0, 4, 5], hostile={1: 64, 2: 24, 3: 16, 6: 40})
     click.echo(f"record: {printable(game.record_path, 1024)}")
+    _open_cycle(game.cycle_state)
     if log:
         click.get_current_context().invoke(replay, record_file=Path(game.record_path), seat=None, check=True)
+
+
+def _open_cycle(cycle: Cycle) -> None:
+    if not cycle.complete:
+        click.echo(f"not public yet: its {cycle.describe()}. Its other matches deal these cards in other seats: "
+                   "`arena serve` and `arena watch` hide its games until the whole cycle is stored; do not publish "
+                   "them before")
 
 
 def _bot(ref: BotRef) -> dict[str, Any]:
@@ -85,6 +96,6 @@ def _bot(ref: BotRef) -> dict[str, Any]:
 def _game(game: StoredGame) -> dict[str, Any]:
     """A game as ``show game --json`` gives it (the schema ``GAME`` of arena/cli/schemas.py)."""
     return {"id": game.id, "match_id": game.match_id, "index": game.index, "deal": game.deal, "seed": game.seed,
-            "record_path": game.record_path,
+            "record_path": game.record_path, "cycle_complete": game.cycle_state.complete,
             "seats": [{"seat": seat, **_bot(ref), "score": game.scores[seat], "rank": game.ranks[seat],
                        "failure": game.failures[seat]} for seat, ref in enumerate(game.refs)]}

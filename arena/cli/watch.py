@@ -22,8 +22,9 @@ def watch(match_ref: str, db_url: str | None, interval: float) -> None:
 
     MATCH is LEAGUE/ROUND/TABLE (as `arena league status` lists the matches being played), a
     stored match's id (replayed at once), or a match's records folder (`arena match --out DIR`).
-    Nobody's hidden cards are shown; a game whose deal is being played in another match of its
-    cycle at that moment waits until that copy ends. Ctrl-C stops watching."""
+    Nobody's hidden cards are shown; a league's games show only their headers until their
+    table's whole duplicate cycle is stored (its other matches deal the same cards). Ctrl-C
+    stops watching."""
     try:
         store = open_store(db_url, create=False)
     except StoreError as exc:

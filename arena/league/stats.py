@@ -7,6 +7,11 @@ and a bot's id, and raises :class:`~arena.league.LeagueError` for an unknown lea
 
 The numbers come from the stored games (:func:`league_games`), except the rating history, which
 is what the last :func:`~arena.league.standings.rebuild_ratings` stored.
+
+**Open cycles** (``cycles.py``): what is told per game or per match, the rating history's points
+and the recent matches, leaves out the games of duplicate cycles not all stored (they show the
+web's public, and a game's result narrows a deal still to be played); the totals, head to head
+and failure counts sum every stored game, as the leaderboard and the ratings do.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from sqlalchemy import bindparam, func, select
 
 from ..store import Bot, Game, Match, RatingHistory, Store
 from . import get_league
+from .cycles import complete_cycles, cycle_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +47,7 @@ class PlayedGame:
 class PlayedMatch:
     id: int
     round: int
+    table: str
     bots: tuple[int, ...]  # bot ids in match order
     finished_at: datetime
 
@@ -64,6 +71,7 @@ class LeagueGames:
     games: list[PlayedGame]  # by match, then index
     by_bot: dict[int, list[PlayedGame]]
     totals: dict[int, BotTotals]
+    hidden: frozenset[int] = frozenset()  # ids of the matches of cycles not all stored
     key: tuple[int, int] = (0, 0)  # (matches, highest match id) when read
 
     @classmethod
@@ -83,11 +91,13 @@ class LeagueGames:
                 if reason := game.failures[seat]:
                     t.failed += 1
                     t.reasons[reason] += 1
-        return cls(matches, games, by_bot, totals)
+        complete = complete_cycles((m.round, m.table) for m in matches.values())
+        hidden = frozenset(m.id for m in matches.values() if (m.table, cycle_number(m.round, m.table)) not in complete)
+        return cls(matches, games, by_bot, totals, hidden)
 
 
 def _match(row: Any) -> PlayedMatch:
-    return PlayedMatch(row.id, row.round, tuple(row.bots), row.finished_at)
+    return PlayedMatch(row.id, row.round, row.table, tuple(row.bots), row.finished_at)
 
 
 def _game(row: Any) -> PlayedGame:
@@ -95,7 +105,7 @@ def _game(row: Any) -> PlayedGame:
                       tuple(row.failures))
 
 
-MATCH_COLUMNS = (Match.id, Match.round, Match.bots, Match.finished_at)
+MATCH_COLUMNS = (Match.id, Match.round, Match.table, Match.bots, Match.finished_at)
 GAME_COLUMNS = (Game.id, Game.match_id, Game.index, Game.seats, Game.scores, Game.ranks, Game.failures)
 
 
@@ -209,13 +219,16 @@ def _labels(store: Store, ids: set[int]) -> dict[int, tuple[str, str]]:
 
 
 def rating_history(store: Store, league: str, bot_id: int) -> list[HistoryPoint]:
-    """The bot's rating (mu, sigma) after each of its rated games, in rating order."""
+    """The bot's rating (mu, sigma) after each of its rated games, in rating order; the games
+    of open cycles left out (a point's move tells the game's result), not renumbered."""
     with store() as session:
         league_id = get_league(session, league).id
         rows = session.execute(select(RatingHistory.game_id, RatingHistory.mu, RatingHistory.sigma)
                                .where(RatingHistory.league_id == league_id, RatingHistory.bot_id == bot_id)
                                .order_by(RatingHistory.seq)).all()
-    return [HistoryPoint(n, r.game_id, r.mu, r.sigma) for n, r in enumerate(rows, 1)]
+    played = league_games(store, league_id)
+    hidden = {g.id for g in played.by_bot.get(bot_id, ()) if g.match_id in played.hidden}
+    return [HistoryPoint(n, r.game_id, r.mu, r.sigma) for n, r in enumerate(rows, 1) if r.game_id not in hidden]
 
 
 def head_to_head(store: Store, league: str, bot_id: int) -> list[HeadToHead]:
@@ -244,13 +257,14 @@ def _head_to_head(store: Store, played: LeagueGames, bot_id: int) -> list[HeadTo
 
 
 def recent_matches(store: Store, league: str, bot_id: int, limit: int = 10) -> list[RecentMatch]:
-    """The bot's last ``limit`` stored matches in the league, newest first."""
+    """The bot's last ``limit`` stored matches in the league whose duplicate cycle is all
+    stored, newest first."""
     played = league_games(store, _league_id(store, league))
     return _recent_matches(store, played, bot_id, limit)
 
 
 def _recent_matches(store: Store, played: LeagueGames, bot_id: int, limit: int) -> list[RecentMatch]:
-    mine = [m for m in played.matches.values() if bot_id in m.bots]
+    mine = [m for m in played.matches.values() if bot_id in m.bots and m.id not in played.hidden]
     mine.sort(key=lambda m: (m.finished_at, m.id), reverse=True)
     mine = mine[:limit]
     games: dict[int, list[PlayedGame]] = {m.id: [] for m in mine}

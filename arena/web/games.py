@@ -9,10 +9,11 @@
   like a stored game's, under ``/leagues/{name}/live/{round}/{table}/games/{index}``;
 - ``/api/v1/matches/{id}/output/{bot_index}``: what a bot printed in a match, to its owner only.
 
-Hidden information: who may see what is ``access.py``'s. A game counts as over for it when it
-has ended *and* its deal is not being played in another match at that moment (the k matches of
-a table's duplicate cycle replay the same deals, rotated): the finished copy of a deal would
-show the hands of the running one.
+Hidden information: who may see what is ``access.py``'s. A game is public for it once it has
+ended *and* its table's whole duplicate cycle is stored (``arena/league/cycles.py``: the k
+matches of a cycle deal the same cards, rotated, so a game of a cycle not all stored shows the
+hands a match still to be played will deal). A game being played is never public: even once
+over, its match may be played again from its first game, with the same deals.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from referee.textlog import format_score
 
 from .. import replays
 from ..accounts import Account
-from ..league import get_league, live
+from ..league import cycles, get_league, live
 from ..store import Bot, Game, League, LiveMatch, Match, User
 from . import access
 from .auth import Viewer
@@ -86,7 +87,8 @@ class GameInfo:
     record: Path
     seats: list[SeatInfo]
     over: bool
-    public: bool  # over, and its deal is not being played elsewhere: access.py's "game over"
+    public: bool  # over, and its whole duplicate cycle stored: access.py's "public"
+    cycle: cycles.Cycle
     scores: list[int] | None = None
     ranks: list[int] | None = None
     failures: list[str] | None = None
@@ -117,6 +119,10 @@ class GameInfo:
     def may_see_table(self) -> bool:
         return access.may_see_table(self.public)
 
+    def told(self, account: Account | None) -> bool:
+        """Whether the asker is told the game's length, and once it is over its result."""
+        return access.may_see_result(account, self.public, (s.bot.owner_id for s in self.seats))
+
 
 def _bots(session: Session, ids: list[int]) -> dict[int, tuple[Bot, str | None]]:
     """Each bot by id, with its owner's name: one query."""
@@ -128,13 +134,6 @@ def _bots(session: Session, ids: list[int]) -> dict[int, tuple[Bot, str | None]]
 def _seats(session: Session, seat_bots: list[int], match_bots: list[int]) -> list[SeatInfo]:
     bots = _bots(session, match_bots)
     return [SeatInfo(s, *bots[b], match_bots.index(b)) for s, b in enumerate(seat_bots)]
-
-
-def _deal_in_play(session: Session, league: League, round_: int, table: str, besides: int | None = None) -> bool:
-    """Whether a match of the same table and duplicate cycle (the same deals) is being played."""
-    rows = session.scalars(select(LiveMatch).where(LiveMatch.league_id == league.id, LiveMatch.table == table))
-    cycle = round_ // league.players
-    return any(row.round // league.players == cycle and row.id != besides for row in live.running(rows))
 
 
 def stored_game(session: Session, game_id: int) -> GameInfo:
@@ -150,9 +149,9 @@ def stored_game(session: Session, game_id: int) -> GameInfo:
         details, decisions = record.failures, len(record.decisions)
     except RecordError:
         details, decisions = [], 0
+    cycle = cycles.cycle_of(session, league.id, match.round, match.table)
     return GameInfo(game.id, league, match.id, match.round, match.table, game.index, game.deal, path,
-                    _seats(session, game.seats, match.bots), over=True,
-                    public=not _deal_in_play(session, league, match.round, match.table),
+                    _seats(session, game.seats, match.bots), over=True, public=cycle.complete, cycle=cycle,
                     scores=game.scores, ranks=game.ranks, failures=game.failures, details=details,
                     decisions=decisions)
 
@@ -191,8 +190,8 @@ def live_game(session: Session, league_name: str, round_: int, table: str, index
     over = record.result is not None
     result = record.result or {}
     return GameInfo(None, league, None, round_, table, index, str(record.header.get("deal", "")), path,
-                    _seats(session, seat_bots, row.bots), over=over,
-                    public=over and not _deal_in_play(session, league, round_, table, besides=row.id),
+                    _seats(session, seat_bots, row.bots), over=over, public=False,
+                    cycle=cycles.cycle_of(session, league.id, round_, table),
                     scores=result.get("scores"), ranks=result.get("ranks"), failures=result.get("failures"),
                     live_key=(league.name, round_, table), details=record.failures,
                     decisions=len(record.decisions))
@@ -216,10 +215,12 @@ def check_seat(info: GameInfo, account: Account | None, seat: int | None) -> Non
     """Refuses (403) a seat's view or the full table the asker may not see yet."""
     if seat is None:
         if not info.may_see_table():
-            raise HTTPException(403, "the full table is shown once the game is over (and its deal is not being "
-                                     "played in another match of its table): to nobody before, admins included")
+            raise HTTPException(403, "the full table is shown once the game is over and its table's whole "
+                                     "duplicate cycle is stored (the matches that deal its cards in other seats): "
+                                     "to nobody before, admins included")
     elif not info.may_see(account, seat):
-        raise HTTPException(403, f"only the owner of the bot in seat {seat} sees its view before the game is over")
+        raise HTTPException(403, f"only the owner of the bot in seat {seat} sees its view before the game is over "
+                                 "and its duplicate cycle stored")
 
 
 def default_seat(info: GameInfo, account: Account | None) -> int | None | bool:
@@ -243,11 +244,12 @@ def load_replay(info: GameInfo, seat: int | None) -> replays.Replay:
 def failure_details(info: GameInfo, account: Account | None) -> list[dict[str, Any]]:
     """The record's failures; a detail (it may quote the bot's last output) to its owner only."""
     out = []
+    told = info.over and info.told(account)
     for f in info.details:
         seat = f.get("seat")
         if not isinstance(seat, int) or not 0 <= seat < len(info.seats):
             continue
-        if not (info.over or info.may_see(account, seat)):
+        if not (told or info.may_see(account, seat)):
             continue  # that a seat failed is told to the others at the game's end
         mine = access.may_read_output(account, info.owner_id(seat))
         out.append({"seat": seat, "reason": str(f.get("reason", "")), "at": str(f.get("at", "start")),
@@ -291,8 +293,8 @@ class GameOut(BaseModel):
     index: int
     deal: str
     over: bool
-    public: bool  # over, and its deal not being played elsewhere: every seat and the full table are shown
-    decisions: int
+    public: bool  # over, and its duplicate cycle all stored: every seat, the full table and the result are shown
+    decisions: int | None  # null: not told you yet (the game is not public, and no seat of it is yours)
     seats: list[SeatOut]
     failures: list[FailureOut]
     full_table: bool  # whether you may see the full table
@@ -338,9 +340,9 @@ class MatchGameOut(BaseModel):
     index: int
     deal: str
     bots: list[int]  # bot id by seat
-    scores: list[int]
-    ranks: list[int]
-    failures: list[str]
+    scores: list[int] | None  # scores, ranks, failures: null before the cycle is stored, but to the bots' owners
+    ranks: list[int] | None
+    failures: list[str] | None
     url: str
 
 
@@ -359,6 +361,7 @@ class MatchOut(BaseModel):
     game: str
     round: int
     cycle: int
+    public: bool  # its table's whole duplicate cycle is stored: its games are public
     table: str
     started_at: str
     finished_at: str
@@ -371,7 +374,7 @@ class MatchOut(BaseModel):
 class LiveGameOut(BaseModel):
     index: int
     over: bool
-    decisions: int
+    decisions: int | None  # decisions and scores: to the owners of the match's bots only
     scores: list[int] | None
     url: str
 
@@ -391,7 +394,8 @@ class LiveOut(BaseModel):
 
 # -- building the answers ------------------------------------------------------------------------------
 def game_out(info: GameInfo, account: Account | None) -> dict[str, Any]:
-    told = info.over  # scores and failures are told to every seat at the game's end
+    shown = info.told(account)
+    told = info.over and shown  # scores and failures are told to every seat at the game's end
     seats = [{
         "seat": s.seat, "bot_id": s.bot.id, "bot": s.bot.name, "version": s.bot.version, "owner": s.owner,
         "score": info.scores[s.seat] if told and info.scores else None,
@@ -406,7 +410,7 @@ def game_out(info: GameInfo, account: Account | None) -> dict[str, Any]:
         links["live"] = f"/leagues/{info.league.name}/live"
     return {"id": info.id, "league": info.league.name, "game": info.league.game, "match": info.match_id,
             "round": info.round, "index": info.index, "deal": info.deal, "over": info.over, "public": info.public,
-            "decisions": info.decisions, "seats": seats, "failures": failure_details(info, account),
+            "decisions": info.decisions if shown else None, "seats": seats, "failures": failure_details(info, account),
             "full_table": info.may_see_table(), "links": links}
 
 
@@ -438,13 +442,17 @@ def match_out(session: Session, match_id: int, account: Account | None) -> tuple
     league = session.get(League, match.league_id)
     assert league is not None
     bots = _bots(session, match.bots)
+    public = cycles.cycle_of(session, league.id, match.round, match.table).complete
+    told = access.may_see_result(account, public, (bots[b][0].owner_id for b in match.bots))
     out_bots = [{"index": i, "bot_id": b, "bot": bots[b][0].name, "version": bots[b][0].version,
                  "owner": bots[b][1], "output": output_url(match.id, SeatInfo(0, bots[b][0], bots[b][1], i), account)}
                 for i, b in enumerate(match.bots)]
-    games = [{"id": g.id, "index": g.index, "deal": g.deal, "bots": g.seats, "scores": g.scores, "ranks": g.ranks,
-              "failures": g.failures, "url": f"/games/{g.id}"} for g in match.games]
+    games = [{"id": g.id, "index": g.index, "deal": g.deal, "bots": g.seats, "scores": g.scores if told else None,
+              "ranks": g.ranks if told else None, "failures": g.failures if told else None, "url": f"/games/{g.id}"}
+             for g in match.games]
     data = {"id": match.id, "league": league.name, "game": league.game, "round": match.round,
-            "cycle": match.round // league.players, "table": match.table, "started_at": _iso(match.started_at),
+            "cycle": cycles.cycle_number(match.round, match.table), "public": public, "table": match.table,
+            "started_at": _iso(match.started_at),
             "finished_at": _iso(match.finished_at), "restarts": match.restarts, "bots": out_bots, "games": games,
             "links": {"self": f"/matches/{match.id}", "league": f"/leagues/{league.name}"}}
     return data, league
@@ -458,8 +466,10 @@ def live_out(session: Session, league_name: str, account: Account | None) -> dic
     matches = []
     for row in rows:
         base = f"/leagues/{league.name}/live/{row.round}/{row.table}/games"
-        games = [{"index": g.index, "over": g.over, "decisions": g.decisions, "scores": g.scores,
-                  "url": f"{base}/{g.index}"}
+        # a game being played is not public (access.py): its progress and scores go to its bots' owners
+        told = access.may_see_result(account, False, (bots[b][0].owner_id for b in row.bots))
+        games = [{"index": g.index, "over": g.over, "decisions": g.decisions if told else None,
+                  "scores": g.scores if told else None, "url": f"{base}/{g.index}"}
                  for g in replays.games_so_far(row.record_dir)]
         matches.append({"round": row.round, "table": row.table, "started_at": _iso(row.started_at), "games": games,
                         "bots": [{"index": i, "bot_id": b, "bot": bots[b][0].name, "version": bots[b][0].version,
@@ -473,10 +483,14 @@ StepQuery = Annotated[int | None, Query(description="one step only (0 is the fir
 
 
 @router.get(API + "/matches/{match_id}", tags=["games"], response_model=MatchOut)
-def api_match(request: Request, match_id: int, account: Viewer) -> dict[str, Any]:
-    """A stored match: its league, round, bots, and every game's scores, ranks and failures."""
+def api_match(request: Request, response: Response, match_id: int, account: Viewer) -> dict[str, Any]:
+    """A stored match: its league, round, bots, and every game's scores, ranks and failures
+    (before its duplicate cycle is stored: to the owners of its bots only)."""
     with request.app.state.store() as session:
-        return match_out(session, match_id, account)[0]
+        data = match_out(session, match_id, account)[0]
+    if not data["public"]:
+        response.headers.update(PRIVATE)
+    return data
 
 
 @router.get(API + "/matches/{match_id}/output/{bot_index}", tags=["games"], response_class=PlainTextResponse,
@@ -523,10 +537,13 @@ def api_replay(request: Request, game_id: int, account: Viewer, seat: SeatQuery 
 
 
 @router.get(API + "/leagues/{name}/live", tags=["games"], response_model=LiveOut)
-def api_live(request: Request, name: str, account: Viewer) -> dict[str, Any]:
-    """The league's matches being played, and their games so far."""
+def api_live(request: Request, response: Response, name: str, account: Viewer) -> dict[str, Any]:
+    """The league's matches being played, and their games so far (their decisions and scores:
+    to the owners of the match's bots only)."""
     with request.app.state.store() as session:
-        return live_out(session, name, account)
+        data = live_out(session, name, account)
+    response.headers.update(PRIVATE)
+    return data
 
 
 LIVE_GAME = "/leagues/{name}/live/{round_}/{table}/games/{index}"
@@ -574,7 +591,8 @@ def match_page(request: Request, match_id: int, account: Viewer) -> Response:
     with request.app.state.store() as session:
         data, league = match_out(session, match_id, account)
     names = {b["bot_id"]: f"{b['bot']}@{b['version']}" for b in data["bots"]}
-    return _render(request, "match.html", {"match": data, "names": names, "score": scorer(league.game)})
+    return _render(request, "match.html", {"match": data, "names": names, "score": scorer(league.game)},
+                   private=not data["public"])
 
 
 @router.get("/games/{game_id}", include_in_schema=False)
@@ -590,7 +608,7 @@ def live_page(request: Request, name: str, account: Viewer) -> Response:
     with request.app.state.store() as session:
         data = live_out(session, name, account)
         game = get_league(session, name).game
-    return _render(request, "live.html", {"live": data, "score": scorer(game)})
+    return _render(request, "live.html", {"live": data, "score": scorer(game)}, private=True)
 
 
 @router.get(LIVE_GAME, include_in_schema=False)

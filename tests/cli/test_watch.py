@@ -2,9 +2,10 @@
 
 What matters: every line it prints of a game is the engine's public rendering of that game
 (its events as a seat that is no insider sees them) and never an insider's, and nothing of a
-game is printed while a copy of its deal (the same cards, another rotation: another match of
-its table's duplicate cycle) is being played. Checked step by step on records written here
-line by line, and on a real league whose two matches of one cycle are played side by side.
+league's game but its header is printed until its table's whole duplicate cycle (the matches
+that deal the same cards in other rotations) is stored, whether or not one of them is being
+played. Checked step by step on records written here line by line, and on a real league whose
+cycle of two matches is stopped after the first, then completed.
 """
 
 from __future__ import annotations
@@ -64,8 +65,7 @@ def by_game(lines: list[str]) -> dict[int, list[str]]:
         if line.startswith("== game "):
             current = int(line.split()[2])
             games[current] = []
-        elif current is not None and not line.startswith("   (its deal is being played") \
-                and not line.startswith("the match "):
+        elif current is not None and not line.startswith("   (held: ") and not line.startswith("the match "):
             games[current].append(line)
     return games
 
@@ -127,82 +127,92 @@ def running_match(store, league: str, round_: int, runs: Path):
     return spec, folder, slot
 
 
-def test_a_game_waits_while_its_deal_is_played_elsewhere(store, tmp_path):
-    """Rounds 0 and 1 of a cycle play the same deals; round 3 (the next cycle) others. Watching
-    round 0: game 0 shows only its header until round 1's game 0 ends, game 1 waits for round 1
-    to play it (or to stop), and the output is each game's public rendering, whole."""
+def store_match(store, slot, round_: int, folder: Path) -> int:
+    """The match at ``round_`` of ``slot``'s league and table stored, as the runner stores it
+    (its games are in its records)."""
+    with store() as session, session.begin():
+        match = Match(league_id=slot.league_id, round=round_, table=slot.table, bots=[int(b) for b in
+                      slot.table.split(",")], record_dir=str(folder), restarts=[0, 0, 0],
+                      started_at=session.scalar(select(LiveMatch.started_at).where(LiveMatch.round == round_)),
+                      attempt=folder.name)
+        session.add(match)
+        session.execute(delete(LiveMatch).where(LiveMatch.round == round_))
+        session.flush()
+        return match.id
+
+
+def test_games_wait_until_their_whole_cycle_is_stored(store, tmp_path):
+    """Rounds 0, 1 and 2 of a cycle deal the same cards. Watching round 0 while it is played:
+    each game's header only, as it begins; once it is stored, with rounds 1 and 2 not, the watch
+    ends and says so, and so does watching it by id. Watching round 2 with 0 and 1 stored: held
+    too, while it is played (it could be played again); once stored, every game's public
+    rendering, whole. Then round 0, by id or folder, is replayed at once."""
     league_of(store, "l", ["a", EVIL, "c"])
     spec0, r0, slot = running_match(store, "l", 0, tmp_path)
-    spec1, r1, _ = running_match(store, "l", 1, tmp_path)
-    spec3, r3, _ = running_match(store, "l", 3, tmp_path)
-    assert spec0.game_seed(0) == spec1.game_seed(0) != spec3.game_seed(0)  # the same cards in a cycle
-    other = GameWriter(spec3, r3, 0)  # another cycle's match, being played: no copy of these deals
-    other.step(3)
     target = resolve(f"l/0/{slot.key}", store)
     assert target.folder == r0 and target.stored is None
     watcher = Watcher(target, store, grace=0)
-    out = watcher.start()
-    assert out == [f"watching league l, round 0 (cycle 0), table {slot.key}: 3 game(s), being played; the public "
-                   "view (no seat's hidden cards)"]
-    mine, copy = GameWriter(spec0, r0, 0), GameWriter(spec1, r1, 0)
+    assert watcher.start() == [f"watching league l, round 0 (cycle 0), table {slot.key}: 3 game(s), being played; "
+                               "the public view (no seat's hidden cards)"]
+    held = ("   (held: its duplicate cycle is not all stored, cycle 0 of table 1,2,3 (rounds 0 to 2): 0 of its 3 "
+            "matches stored; the cycle's other matches deal these games' cards in other seats, so what the games "
+            "show waits until the whole cycle is stored)")
+    assert watcher.poll() == [held]
+    mine = GameWriter(spec0, r0, 0)
     mine.step(8)
-    copy.step(2)
     lines = watcher.poll()
-    assert len(lines) == 2 and lines[0].startswith("== game 0 of 3, deal c0d0: seat 0 ")
+    assert len(lines) == 1 and lines[0].startswith("== game 0 of 3, deal c0d0: seat 0 ")
     assert "\\x1b[2Jevil\\r\\nforged@1" in lines[0]
-    assert lines[1] == f"   (its deal is being played right now in l/1/{slot.key}, in another rotation: what " \
-                       "this game shows waits until that game ends)"
-    out += lines
     mine.finish()
-    assert watcher.poll() == []  # over here, not there
-    copy.step(20)
-    assert watcher.poll() == []
-    copy.finish()
-    lines = watcher.poll()  # game 0 whole; game 1 not begun here
-    out += lines
-    assert lines[-1].startswith("  ") and not watcher.finished
-
-    mine = GameWriter(spec0, r0, 1)
-    mine.step(5)
-    lines = watcher.poll()  # round 1 has not begun its game 1: it will play it
-    assert [line[:14] for line in lines] == ["== game 1 of 3", "   (its deal i"]
-    out += lines
-    mine.step(5)
-    assert watcher.poll() == []
-    with store() as session, session.begin():  # round 1 stops (its runner was killed, say)
-        session.execute(delete(LiveMatch).where(LiveMatch.round == 1))
-    lines = watcher.poll()
-    assert lines and not any(line.startswith("==") for line in lines)  # game 1's events so far
-    out += lines
-    mine.finish()
-    mine = GameWriter(spec0, r0, 2)
-    mine.step(3)
-    out += watcher.poll()
-    mine.finish()
-    out += watcher.poll()
-    assert not watcher.finished  # played, not stored yet
-    with store() as session, session.begin():  # stored, as the runner stores it
-        session.add(Match(league_id=target.slot.league_id, round=0, table=slot.key, bots=list(slot.table),
-                          record_dir=str(r0), restarts=[0, 0, 0], started_at=live_started(session), attempt=r0.name))
-        session.execute(delete(LiveMatch).where(LiveMatch.round == 0))
+    assert watcher.poll() == []  # over, not shown
+    for index in (1, 2):
+        mine = GameWriter(spec0, r0, index)
+        mine.step(5)
+        assert [line[:14] for line in watcher.poll()] == [f"== game {index} of 3"]
+        mine.finish()
+        assert watcher.poll() == []
+    assert not watcher.finished
+    stored = store_match(store, target.slot, 0, r0)
     lines = watcher.poll()
     assert watcher.finished and not watcher.failed
-    assert lines == ["the match is over: stored as match 1 (arena show match 1)"]
-    out += lines
-    check_public(out, r0, 3)
-    for line in out:
+    assert lines == [f"the match is over: stored as match {stored}; its games stay hidden until its duplicate cycle "
+                     "is stored (cycle 0 of table 1,2,3 (rounds 0 to 2): 1 of its 3 matches stored): `arena watch "
+                     f"{stored}` shows them then"]
+    by_id = CliRunner().invoke(arena, ["watch", str(stored), "--db", str(store.engine.url)])
+    assert by_id.exit_code == 0, by_id.output
+    said = by_id.output.splitlines()
+    assert [line[:9] for line in said[2:5]] == ["== game 0", "== game 1", "== game 2"] and len(said) == 6
+    assert said[1].startswith("   (held: ") and "1 of its 3 matches stored" in said[-1]
+
+    # round 1 stored; round 2, the cycle's last, played: held until stored, then whole
+    spec1, r1, _ = running_match(store, "l", 1, tmp_path)
+    for index in range(3):
+        GameWriter(spec1, r1, index).finish()
+    store_match(store, target.slot, 1, r1)
+    spec2, r2, _ = running_match(store, "l", 2, tmp_path)
+    watcher = Watcher(resolve(f"l/2/{slot.key}", store), store, grace=0)
+    out = watcher.start()
+    for index in range(3):
+        mine = GameWriter(spec2, r2, index)
+        mine.step(6)
+        out += watcher.poll()
+        mine.finish()
+        out += watcher.poll()
+    assert [line[:9] for line in out[1:]] == ["   (held:", "== game 0", "== game 1", "== game 2"]
+    last = store_match(store, target.slot, 2, r2)
+    lines = watcher.poll()
+    assert watcher.finished and not watcher.failed
+    assert lines[-1] == f"the match is over: stored as match {last} (arena show match {last})"
+    check_public(lines, r2, 3)
+    for line in out + lines:
         assert line.isprintable(), repr(line)
 
-    # the stored match, by id or by its folder: replayed at once (round 3, another cycle, holds nothing)
-    for ref in ("1", str(r0)):
+    # round 0, stored, by id or by its folder: the cycle is all stored, replayed at once
+    for ref in (str(stored), str(r0)):
         again = Watcher(resolve(ref, store), store)
         whole = again.start() + again.poll()
-        assert again.finished and "stored as match 1" in whole[0]
+        assert again.finished and f"stored as match {stored}" in whole[0]
         check_public(whole, r0, 3)
-
-
-def live_started(session):
-    return session.scalar(select(LiveMatch.started_at).where(LiveMatch.round == 0))
 
 
 def test_a_match_that_stops_before_its_end(store, tmp_path):
@@ -212,7 +222,7 @@ def test_a_match_that_stops_before_its_end(store, tmp_path):
     watcher = Watcher(resolve(str(folder), store), store, grace=0)  # its folder: the store knows it
     assert watcher.target.slot is not None and watcher.target.slot.round == 0
     watcher.start()
-    assert watcher.poll()[0].startswith("== game 0")
+    assert [line[:9] for line in watcher.poll()] == ["   (held:", "== game 0"]
     with store() as session, session.begin():
         session.execute(delete(LiveMatch))
     lines = watcher.poll()
@@ -248,71 +258,87 @@ def test_records_folders(store, db_url, tmp_path):
 
 
 def test_ctrl_c_stops_watching(store, db_url, tmp_path):
-    """A game held back (its copy is being played) until Ctrl-C: a clean stop, no traceback."""
+    """A game held back (its cycle is not all stored) until Ctrl-C: a clean stop, no traceback."""
     league_of(store, "l", ["a", "b", "c"])
     spec0, r0, slot = running_match(store, "l", 0, tmp_path)
-    spec1, r1, _ = running_match(store, "l", 1, tmp_path)
     GameWriter(spec0, r0, 0).step(5)
-    GameWriter(spec1, r1, 0).step(5)
     child = pexpect.spawn(sys.executable, ["-m", "arena.cli", "watch", f"l/0/{slot.key}", "--db", db_url],
                           cwd=str(ROOT), encoding="utf-8", timeout=30)
-    child.expect("its deal is being played right now")
+    child.expect("held: its duplicate cycle is not all stored")
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "stopped watching" in child.before and "Traceback" not in child.before
 
 
-def test_watching_a_real_league_match(store, db_url, tmp_path):
-    """Two matches of one cycle played side by side by referee processes (a bot out of process,
-    so records are written as played), round 0 watched from its first game while round 1 is
-    held back at its start: status lists both, the watch prints each game's public rendering,
-    and no line of a game (but its header) before that game's copy in round 1 has ended."""
-    ids = league_of(store, "l", ["a", EVIL, "c"], deals=2)  # 6 games a match
+def test_watching_a_real_league_whose_cycle_is_stopped_half_way(store, db_url, tmp_path):
+    """The Boss for two: a cycle is two matches of four games, the same four deals in both seat
+    rotations, played by referee processes (a bot out of process, so records are written as
+    played). The league run to one round, round 0 watched from its first game: each game's
+    header and nothing else, then that its games stay hidden; by id too. Run to two rounds,
+    round 1 watched: held while it is played, then every game's public rendering; and round 0,
+    by id, too."""
+    ids = league_of(store, "l", ["a", EVIL], deals=2, game="boss", players=2)
     table = ",".join(map(str, sorted(ids)))
-    gate = tmp_path / "go"
-    errors: list[BaseException] = []
+    runs = tmp_path / "runs"
 
-    def run() -> None:
-        try:
-            run_league(store, "l", rounds=2, jobs=2, runs_dir=tmp_path / "runs",
-                       executor=ProcessBots(think=0.002, gates={1: gate}))
-        except BaseException as exc:  # noqa: BLE001 - the test's thread reports it
-            errors.append(exc)
+    def watch_while_run(rounds: int, round_: int) -> tuple[Watcher, list[str]]:
+        gate = tmp_path / f"go-{round_}"
+        errors: list[BaseException] = []
 
-    runner = threading.Thread(target=run, daemon=True)
-    runner.start()
-    deadline = time.monotonic() + 30
-    while len(rows := live_rows(store)) < 2:
-        assert time.monotonic() < deadline and not errors, errors
-        time.sleep(0.02)
-    names = [r["match"] for r in league_status(store, "l")["running"]]
-    assert names == [f"l/0/{table}", f"l/1/{table}"]
-    copy = Path(rows[1])
-    watcher = Watcher(resolve(names[0], store), store)
-    out, during, current = watcher.start(), 0, None
-    while not watcher.finished:
-        assert time.monotonic() < deadline + 60, out
-        lines = watcher.poll()
-        copy_running = rows[1] in live_rows(store)
-        for line in lines:
-            if line.startswith("== game "):
-                current = int(line.split()[2])
-            elif line.startswith("   (its deal is being played right now in "):
-                gate.touch()  # round 1 may play now: round 0's game waits for it
-            elif current is not None and not line.startswith("the match") and copy_running:
-                copy_record = read_record(copy / f"game-{current:03d}.jsonl", growing=True)
-                assert copy_record.result is not None, f"game {current} shown while its copy is played: {line}"
-        during += bool(lines) and not (watcher.target.folder / "result.json").exists()
-        out += lines
-        time.sleep(0.1)
-    runner.join(30)
-    assert not errors, errors
-    assert out[2] == f"   (its deal is being played right now in l/1/{table}, in another rotation: what this game " \
-                     "shows waits until that game ends)"
-    assert during, "the watch printed nothing while the match was played"
-    assert not watcher.failed and out[-1].startswith("the match is over: stored as match ")
-    check_public(out, watcher.target.folder, 6)
+        def run() -> None:
+            try:
+                run_league(store, "l", rounds=rounds, jobs=1, runs_dir=runs,
+                           executor=ProcessBots(think=0.002, gates={round_: gate}))
+            except BaseException as exc:  # noqa: BLE001 - the test's thread reports it
+                errors.append(exc)
+
+        runner = threading.Thread(target=run, daemon=True)
+        runner.start()
+        deadline = time.monotonic() + 30
+        while not live_rows(store):
+            assert time.monotonic() < deadline and not errors, errors
+            time.sleep(0.02)
+        assert [r["match"] for r in league_status(store, "l")["running"]] == [f"l/{round_}/{table}"]
+        watcher = Watcher(resolve(f"l/{round_}/{table}", store), store)
+        out = watcher.start()
+        gate.touch()  # the match may play now: its first game is watched from its start
+        while not watcher.finished:
+            assert time.monotonic() < deadline + 60, out
+            out += watcher.poll()
+            time.sleep(0.05)
+        runner.join(30)
+        assert not errors, errors
+        assert not watcher.failed, out
+        return watcher, out
+
+    watcher, out = watch_while_run(1, 0)
+    first = watcher.target.folder
+    assert out[1].startswith("   (held: its duplicate cycle is not all stored, cycle 0 of table ")
+    assert [line[:9] for line in out[2:-1]] == [f"== game {g}" for g in range(4)]
+    assert out[-1].startswith("the match is over: stored as match 1; its games stay hidden until its duplicate cycle "
+                              "is stored") and "1 of its 2 matches stored" in out[-1]
+    by_id = CliRunner().invoke(arena, ["watch", "1", "--db", db_url])
+    assert by_id.exit_code == 0 and by_id.output.splitlines()[2:-1] == out[2:-1], by_id.output
+    # `arena show` is the operator's: everything, and that the cycle is not public yet
+    shown = CliRunner().invoke(arena, ["show", "match", "1", "--db", db_url]).output
+    assert "not public yet: its cycle 0 of table" in shown and "1 of its 2 matches stored" in shown
+    assert json.loads(CliRunner().invoke(arena, ["show", "game", "1", "--json", "--db", db_url]).output)[
+        "cycle_complete"] is False
+
+    watcher, out = watch_while_run(2, 1)
+    assert out[1].startswith("   (held: ") and "1 of its 2 matches stored" in out[1]
+    assert out[-1] == "the match is over: stored as match 2 (arena show match 2)"
+    check_public(out, watcher.target.folder, 4)
+    with store() as session:
+        deals = [sorted(g.deal for g in m.games) for m in session.scalars(select(Match).order_by(Match.round))]
+    assert deals == [["c0d0", "c0d1", "c0d2", "c0d3"]] * 2  # the same deals, in the other rotation
+    by_id = CliRunner().invoke(arena, ["watch", "1", "--db", db_url])
+    assert by_id.exit_code == 0, by_id.output
+    check_public(by_id.output.splitlines(), first, 4)
+    assert "not public yet" not in CliRunner().invoke(arena, ["show", "match", "1", "--db", db_url]).output
+    assert json.loads(CliRunner().invoke(arena, ["show", "match", "1", "--json", "--db", db_url]).output)[
+        "cycle_complete"] is True
 
 
 def live_rows(store) -> list[str]:

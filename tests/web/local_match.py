@@ -88,6 +88,10 @@ def play_and_store(store: Store, runs: Path, game: str, owners: tuple[str | None
                        seats=[ids[b] for b in g["bots"]], scores=g["scores"], ranks=g["ranks"],
                        failures=g["failures"], record_path=str(out / g["record"])) for g in result["games"]]
         session.add_all(stored)
+        # the rest of its duplicate cycle, stored with no games: this match's deals are its own (its
+        # spec plans none), so its games are public at once, as a league's are once its cycle is stored
+        session.add_all(Match(league_id=league_id, round=r, table=match.table, bots=ids, record_dir=str(out),
+                              restarts=[0, 0, 0], started_at=match.started_at) for r in (1, 2))
         session.flush()
         match_id, game_ids = match.id, [g.id for g in stored]
     capture = [json.loads(line) for line in capture_file.read_text().splitlines()]

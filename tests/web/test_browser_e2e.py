@@ -58,12 +58,13 @@ def test_from_upload_to_replay(league_site, browser, docker_client, tmp_path):
         screenshot(driver, "e2e-2-entered")
 
         with site.client("admin") as admin:
-            assert admin.post(f"/api/v1/leagues/{LEAGUE}/run", json={"rounds": 1}).status_code == 202
+            # one whole duplicate cycle (3 rounds of 3 games): its games are public once it is all stored
+            assert admin.post(f"/api/v1/leagues/{LEAGUE}/run", json={"rounds": 3}).status_code == 202
             deadline = time.monotonic() + 180
             while (state := admin.get(f"/api/v1/leagues/{LEAGUE}/run").json())["status"] == "running":
                 assert time.monotonic() < deadline, state
                 time.sleep(0.5)
-            assert state["status"] == "finished" and state["games_played"] == 3, state
+            assert state["status"] == "finished" and state["games_played"] == 9, state
             rows = admin.get(f"/api/v1/leagues/{LEAGUE}/leaderboard").json()["rows"]
 
         # 4. open the leaderboard and sort it
@@ -80,7 +81,7 @@ def test_from_upload_to_replay(league_site, browser, docker_client, tmp_path):
         driver.find_element(By.CSS_SELECTOR, f'#leaderboard tr[data-bot-id="{mine["bot_id"]}"] a.bot').click()
         wait_for(driver, lambda d: d.find_elements(By.ID, "rating-chart"), "the bot page's chart")
         line = driver.find_element(By.ID, "rating-chart-mu")
-        assert int(line.get_attribute("data-points")) == 3 and line.size["width"] > 100
+        assert int(line.get_attribute("data-points")) == 9 and line.size["width"] > 100
         screenshot(driver, "e2e-4-bot")
 
         # 6. open a replay of its match: forward, back, another seat; the cards are that seat's

@@ -9,7 +9,8 @@ owner's.
   thinker.py with a heavy workload). Real is the point: the runner's live row, the record written
   line by line as decisions are made, and the server reading it, all as in production.
 - Another author's token, and no token, get neither a seat's view nor the full table of a running
-  game, nor a bot's output; the owner gets both.
+  game, nor a bot's output; the owner gets both. Once stored, the game stays hidden until its
+  whole duplicate cycle is (tests/web/test_cycles.py).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from arena.images import PYTHON_BASE
 from arena.league import create_league, live, register_bot
@@ -154,40 +155,6 @@ def test_a_failures_detail_is_its_bots_owners_only(league_site):
             assert "MY SECRET PLAN" not in other.get(f"/games/{game_id}").text
 
 
-# -- a finished game whose deal is being played elsewhere --------------------------------------------
-def test_a_finished_game_is_not_public_while_its_deal_is_being_played(league_site):
-    """The k matches of a table's cycle play the same deals: while one is played, the finished
-    copies show no more than a running game would."""
-    played = local_match(league_site, "sobek")
-    game = played.game_ids[0]
-    with league_site.store() as session, session.begin():
-        match = session.get(Match, played.match_id)
-        row = LiveMatch(league_id=match.league_id, round=1, table=match.table, bots=match.bots,
-                        record_dir=str(played.out / "elsewhere"), host=live.HOST, pid=os.getpid())
-        session.add(row)
-    try:
-        with league_site.client("alice") as alice, league_site.client("bob") as bob, \
-                league_site.client() as anonymous, league_site.client("admin") as admin:
-            seats = anonymous.get(f"/api/v1/games/{game}").json()["seats"]
-            alices = next(s["seat"] for s in seats if s["owner"] == "alice")
-            assert [s["score"] is not None for s in seats] == [True] * 3  # results are not hidden
-            for client in (alice, bob, anonymous, admin):
-                assert client.get(f"/api/v1/games/{game}/replay", params={"seat": "all"}).status_code == 403
-                assert client.get(f"/api/v1/games/{game}/replay").status_code == 403
-            for client in (bob, anonymous, admin):
-                assert client.get(f"/api/v1/games/{game}/replay", params={"seat": alices}).status_code == 403
-            own = alice.get(f"/api/v1/games/{game}/replay", params={"seat": alices})
-            assert own.status_code == 200 and "no-store" in own.headers["cache-control"]
-            assert all(s["action"] is None for s in own.json()["steps"] if s["seat"] != alices)
-            page = anonymous.get(f"/games/{game}").text
-            assert 'id="deal-in-play"' in page and "data-card" not in page
-    finally:
-        with league_site.store() as session, session.begin():
-            session.execute(delete(LiveMatch).where(LiveMatch.id == row.id))
-    with league_site.client() as anonymous:
-        assert anonymous.get(f"/api/v1/games/{game}/replay", params={"seat": "all"}).status_code == 200
-
-
 def test_a_live_row_of_a_dead_process_is_ignored(league_site):
     played = local_match(league_site, "boss")
     dead = subprocess.Popen(["true"])
@@ -248,7 +215,9 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
     try:
         with site.client("alice") as alice, site.client("bob") as bob, site.client("admin") as admin, \
                 site.client() as anonymous:
-            match, game = wait_for_a_running_game(anonymous, name)
+            match, game = wait_for_a_running_game(alice, name)  # its progress: to its bots' owners
+            seen = anonymous.get(f"/api/v1/leagues/{name}/live").json()["matches"][0]["games"]
+            assert [(g["decisions"], g["scores"]) for g in seen] == [(None, None)] * len(seen)
             with store() as session:
                 rows = session.scalars(select(LiveMatch).where(LiveMatch.league_id == league_id)).all()
             assert [(r.round, r.host, r.pid) for r in rows] == [(0, live.HOST, os.getpid())]  # the stale row is gone
@@ -283,7 +252,7 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
             page = base.removeprefix("/api/v1")
             for client in (admin, anonymous):
                 html = client.get(page).text
-                assert 'id="no-view"' in html and "data-card" not in html and 'id="decisions"' in html
+                assert 'id="no-view"' in html and "data-card" not in html and 'id="decisions"' not in html
             html = alice.get(page).text
             assert f'<section class="view" data-seat="{a}">' in html and "data-card" in html
             assert f'data-seat="{b}"' not in html
@@ -296,10 +265,13 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
     assert outcome["summary"].games_run == 3
     with store() as session:
         assert session.scalars(select(LiveMatch).where(LiveMatch.league_id == league_id)).all() == []
-    with site.client() as anonymous:  # stored: the game's live address leads to it, and it is public
+    with site.client() as anonymous, site.client("alice") as alice:
+        # stored: the game's live address leads to it; hidden still, its cycle has 1 of 3 matches stored
         moved = anonymous.get(f"/leagues/{name}/live/0/{match['table']}/games/{game['index']}")
         assert moved.status_code == 303 and moved.headers["location"].startswith("/games/")
-        assert anonymous.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": "all"}).status_code == 200
+        assert anonymous.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": "all"}).status_code == 403
+        assert alice.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": a}).status_code == 200
+        assert "1 of its 3 matches stored" in anonymous.get(moved.headers["location"]).text
         assert anonymous.get(f"/api/v1/leagues/{name}/live").json()["matches"] == []
 
 

@@ -271,7 +271,8 @@
     const following = at === last();
     replays[seat] = replay = fresh;
     drawSteps();
-    $("decisions").textContent = fresh.decisions;
+    const count = $("decisions"); // shown to the owners of the game's bots only, before it is public
+    if (count) count.textContent = fresh.decisions;
     go(following ? last() : at);
   }
 
