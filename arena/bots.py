@@ -58,7 +58,7 @@ from .images import LANGUAGES
 NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
-AUTHOR_CHARS = 64  # bot.toml's author: free text, shown as the bot's subtitle
+AUTHOR_CHARS = limits.AUTHOR_CHARS
 BUILD_TIMEOUT = limits.BUILD_TIMEOUT_S
 MAX_IMAGE_MB = limits.MAX_IMAGE_MB
 PROTOCOLS = ("grpc", "stdio")  # how a bot talks: gRPC itself, or JSON lines through the stdio adapter

@@ -28,14 +28,13 @@ from sqlalchemy import func, select
 
 from arena_games import GAMES
 
-from ..bots import AUTHOR_CHARS
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
 from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from ..league.standings import NEW_DAYS, Standings, standings
-from ..store import Bot, Game, League, Match, Store, User
+from ..store import Game, League, Match, Store
 from ..store.models import now
 from .auth import Admin, Viewer, check_csrf
 from .charts import interval_bars
@@ -192,20 +191,10 @@ def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[st
 def board(store: Store, name: str, sort: str, order: str, top: int = TOP_K) -> tuple[Leaderboard, str]:
     """The leaderboard (P(top ``top``)), and the version of the standings it was drawn from."""
     now = standings(store, name)
-    raw = now.rows_for(top) if top != TOP_K else list(now.rows)
-    owners = _owners(store, [r["bot_id"] for r in raw])
-    # the author is the owning account; bot.toml's author, anyone's free text, only a subtitle
-    raw = [{**r, "author": owners.get(r["bot_id"]), "declared_author": r["author"][:AUTHOR_CHARS]} for r in raw]
-    rows = [LeaderboardRow(**r) for r in sort_rows(raw, sort, order)]
+    rows = [LeaderboardRow(**r) for r in sort_rows(now.rows_for(top) if top != TOP_K else list(now.rows), sort,
+                                                   order)]
     top_k = rows[0].top_k if rows else top
     return Leaderboard(league=_summary(now), sort=sort, order=order, top_k=top_k, rows=rows), now.version
-
-
-def _owners(store: Store, bot_ids: list[int]) -> dict[int, str]:
-    """The account that owns each of these bots (the operator's have none)."""
-    with store() as session:
-        return dict(session.execute(select(Bot.id, User.name).join(User, User.id == Bot.owner_id)  # type: ignore[arg-type]
-                                    .where(Bot.id.in_(bot_ids))).all())
 
 
 class Drawn:
