@@ -236,9 +236,13 @@ def one_submission(request: Request, submission_id: int, account: SignedIn) -> S
 def _submit_page(request: Request, error: str = "", status_code: int = 200) -> Response:
     from .app import render
 
+    settings = request.app.state.settings
     return render(request, "submit.html", {"leagues": _leagues(request.app.state.store), "error": error,
                                            "max_mb": LIMITS.packed // MiB, "max_bytes": LIMITS.packed,
-                                           "unpacked_mb": LIMITS.unpacked // MiB, "max_files": LIMITS.files},
+                                           "unpacked_mb": LIMITS.unpacked // MiB, "max_files": LIMITS.files,
+                                           "queued": settings.queued_per_author,
+                                           "per_day": settings.submissions_per_day,
+                                           "build_minutes": settings.build_seconds / 60},
                   status_code=status_code)
 
 

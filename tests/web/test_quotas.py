@@ -93,6 +93,7 @@ def test_an_author_has_at_most_so_many_submissions_not_finished(tmp_path):
         assert post(site, "alice", archive("q2")).status_code == 201
         form = _form_post(site, "alice", archive("q4"))
         assert form.status_code == 429 and "not finished yet" in form.text and 'id="submit-error"' in form.text
+        assert re.search(r"takes up to\s+2 submissions of yours at a time", form.text)  # the form says them
 
 
 def _form_post(site: Site, user: str, data: bytes):
@@ -239,3 +240,35 @@ def test_with_two_builders_an_author_holds_at_most_one_while_another_waits(tmp_p
         with site.store() as session:
             building = session.scalars(select(Submission.bot_name).where(Submission.status == "building")).all()
         assert sorted(building) == ["a1", "b1"]
+
+
+def test_the_defaults_live_in_limits_and_the_docs_say_them():
+    from click.testing import CliRunner
+
+    from arena.cli import main as arena
+    from referee import limits
+
+    settings = WebSettings()
+    assert (settings.unpacks_at_once, settings.unpack_wait_s, settings.uploads_in_flight_mb,
+            settings.queued_per_author, settings.submissions_per_day, settings.builds_at_once,
+            settings.build_seconds) == (limits.UNPACKS_AT_ONCE, limits.UNPACK_WAIT_S, limits.UPLOADS_IN_FLIGHT_MB,
+                                        limits.QUEUED_PER_AUTHOR, limits.SUBMISSIONS_PER_DAY, limits.BUILDS_AT_ONCE,
+                                        limits.BUILD_TIMEOUT_S)
+    assert 2 <= limits.BUILDS_AT_ONCE <= 8
+    root = Path(__file__).resolve().parents[2]
+    deploy = (root / "docs" / "deploy.md").read_text()
+    for row in (f"| `--queued-per-author` | {limits.QUEUED_PER_AUTHOR} |",
+                f"| `--submissions-per-day` | {limits.SUBMISSIONS_PER_DAY} |",
+                f"| `--unpacks` | {limits.UNPACKS_AT_ONCE} |",
+                f"wait up to {limits.UNPACK_WAIT_S} s", f"| `--uploads-in-flight-mb` | {limits.UPLOADS_IN_FLIGHT_MB} |",
+                f"| `--build-seconds` | {limits.BUILD_TIMEOUT_S} |"):
+        assert row in deploy, f"docs/deploy.md does not say {row!r}"
+    api = (root / "docs" / "api.md").read_text()
+    for row in (f"| {limits.QUEUED_PER_AUTHOR} (`--queued-per-author`) |", f"| {limits.SUBMISSIONS_PER_DAY} "
+                "(`--submissions-per-day`) |", f"| {limits.UNPACKS_AT_ONCE} (`--unpacks`) |",
+                f"up to {limits.UNPACK_WAIT_S} s", f"| {limits.UPLOADS_IN_FLIGHT_MB} MB (`--uploads-in-flight-mb`) |"):
+        assert row in api, f"docs/api.md does not say {row!r}"
+    helped = CliRunner().invoke(arena, ["serve", "--help"], terminal_width=200).output
+    for option in ("--builds", "--build-seconds", "--queued-per-author", "--submissions-per-day",
+                   "--uploads-in-flight-mb", "--unpacks"):
+        assert option in helped
