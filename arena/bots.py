@@ -69,6 +69,10 @@ class BotError(Exception):
     """A bot folder that cannot be built; the message says why."""
 
 
+class BuildUnavailable(BotError):
+    """This host cannot build bots (its set-up, not the bot): the message is for its operator."""
+
+
 @dataclass(frozen=True)
 class BuildLimits:
     """The limits of a bot's build, besides having no network. Each RUN step is a container of
@@ -228,7 +232,7 @@ def build_bot(
     try:
         client.images.get(base.tag)
     except docker.errors.ImageNotFound:
-        raise BotError(f"the {config.language} base image {base.tag} is missing: run `make images`") from None
+        raise BuildUnavailable(f"the {config.language} base image {base.tag} is missing: run `make images`") from None
     buildargs["BASE"] = base.tag
     _check_context(config)
     _check_dockerfile(client, config, buildargs)
@@ -438,10 +442,10 @@ def _build_cgroup(client: docker.DockerClient, pids: int) -> Iterator[str]:
     info = client.info()
     driver, version = info.get("CgroupDriver"), info.get("CgroupVersion")
     if (driver, version) != ("cgroupfs", "1"):
-        raise BotError("bot builds are held to their pids limit by a cgroup that Arena sets up for Docker's "
+        raise BuildUnavailable("bot builds are held to their pids limit by a cgroup that Arena sets up for Docker's "
                        f"cgroupfs driver on cgroup v1; this engine has the {driver} driver on cgroup v{version}")
     if info.get("Name") != socket.gethostname():
-        raise BotError("bot builds are held to their pids limit by a cgroup that Arena sets up on the Docker "
+        raise BuildUnavailable("bot builds are held to their pids limit by a cgroup that Arena sets up on the Docker "
                        f"host, so they must run there: this is {socket.gethostname()}, the engine runs on "
                        f"{info.get('Name')}")
     for stale in (CGROUPS / "pids").glob(f"{BUILD_CGROUP_PREFIX}*"):  # a killed build's
@@ -454,7 +458,7 @@ def _build_cgroup(client: docker.DockerClient, pids: int) -> Iterator[str]:
         (CGROUPS / "pids" / name / "pids.max").write_text(str(pids))
     except OSError as exc:
         _remove_cgroup(client, name)
-        raise BotError(f"cannot set up the build's cgroup {CGROUPS / 'pids' / name}: {exc.strerror} "
+        raise BuildUnavailable(f"cannot set up the build's cgroup {CGROUPS / 'pids' / name}: {exc.strerror} "
                        "(bot builds need root on the Docker host)") from None
     try:
         yield f"/{name}"

@@ -28,7 +28,16 @@ from referee.sandbox import docker_client
 from referee.textlog import printable
 
 from .accounts import Account
-from .bots import BUILD_TIMEOUT, IMAGE_REPOSITORY, BotConfig, BotError, BuildResult, build_bot, load_bot_config
+from .bots import (
+    BUILD_TIMEOUT,
+    IMAGE_REPOSITORY,
+    BotConfig,
+    BotError,
+    BuildResult,
+    BuildUnavailable,
+    build_bot,
+    load_bot_config,
+)
 from .conformance import CheckReport, check_bot
 from .league import LeagueError, NotAllowed, check_new_version, get_league, register_bot, registered
 from .store import Bot, Store, Submission, User
@@ -117,7 +126,7 @@ def _build(client: docker.DockerClient, config: BotConfig, build_say: Say,
            seconds: float = BUILD_TIMEOUT) -> BuildResult:
     try:
         return build_bot(client, config, timeout=seconds, say=build_say)
-    except Stopping:
+    except (Stopping, BuildUnavailable):
         raise
     except BotError as exc:
         raise SubmissionRefused(str(exc)) from exc
@@ -276,6 +285,11 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                     for line in exc.report.log.strip().splitlines()[-20:]:
                         progress.report(f"  | {line}")
                 progress.update(status="refused", error=_escaped(in_folder(str(exc), folder)))
+            except BuildUnavailable as exc:  # the operator's to fix, not the author's: the log says what
+                log.error("submission %d: %s", submission_id, exc)
+                progress.update(status="refused", error="the server cannot build bots right now (a problem of the "
+                                                        "server's, not of your bot): submit it again later; an admin "
+                                                        "can tell more from the server's log")
             except (BotError, LeagueError) as exc:
                 progress.update(status="refused", error=_escaped(in_folder(str(exc), folder)))
             except Exception as exc:  # the server's fault: say so, and keep serving
