@@ -80,4 +80,5 @@ QUEUED_PER_AUTHOR = 3  # an author's submissions not finished yet (queued, build
 SUBMISSIONS_PER_DAY = 20  # an author's submissions in any 24 hours
 # builds (and their checks) at once: half this machine's cores, at least 2, at most 8. Each build
 # is held to BUILD_CPUS at half a match's CPU weight; an author's take at most all but one of them.
-BUILDS_AT_ONCE = max(2, min(8, len(os.sched_getaffinity(0)) // 2))
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
+BUILDS_AT_ONCE = max(2, min(8, _CORES // 2))
