@@ -36,6 +36,7 @@ import re
 import secrets
 import socket
 import stat
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
@@ -57,6 +58,7 @@ from .images import LANGUAGES
 NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
+AUTHOR_CHARS = limits.AUTHOR_CHARS
 BUILD_TIMEOUT = limits.BUILD_TIMEOUT_S
 MAX_IMAGE_MB = limits.MAX_IMAGE_MB
 PROTOCOLS = ("grpc", "stdio")  # how a bot talks: gRPC itself, or JSON lines through the stdio adapter
@@ -65,6 +67,10 @@ CPU_PERIOD = 100_000  # µs: the CFS period that a build's CPU quota is a share 
 
 class BotError(Exception):
     """A bot folder that cannot be built; the message says why."""
+
+
+class BuildUnavailable(BotError):
+    """This host cannot build bots (its set-up, not the bot): the message is for its operator."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,8 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
     for key in ("name", "version", "language", "author"):
         if not isinstance(data.get(key), str) or not data[key].strip():
             raise BotError(f"{path}: {key!r} is missing or not a non-empty string")
+    if len(data["author"]) > AUTHOR_CHARS:  # shown under the bot's name, beside its owner's account
+        raise BotError(f"{path}: 'author' is over {AUTHOR_CHARS} characters")
     for problem in (name_problem(data["name"]), version_problem(data["version"])):
         if problem:
             raise BotError(f"{path}: {problem}")
@@ -196,7 +204,7 @@ def _confined(toml: Path, root: Path, key: str, value: Any) -> Path:
                        "give a path relative to the bot folder")
     resolved = Path(os.path.realpath(toml.parent / value))  # through every symlink on the way
     if not resolved.is_relative_to(root):
-        raise BotError(f"{toml}: [build] {key} {value!r} leads outside the bot folder (to {resolved}); "
+        raise BotError(f"{toml}: [build] {key} {value!r} leads outside the bot folder; "
                        f"a build may read only what is inside {root}")
     return resolved
 
@@ -224,7 +232,7 @@ def build_bot(
     try:
         client.images.get(base.tag)
     except docker.errors.ImageNotFound:
-        raise BotError(f"the {config.language} base image {base.tag} is missing: run `make images`") from None
+        raise BuildUnavailable(f"the {config.language} base image {base.tag} is missing: run `make images`") from None
     buildargs["BASE"] = base.tag
     _check_context(config)
     _check_dockerfile(client, config, buildargs)
@@ -241,7 +249,7 @@ def build_bot(
     start = time.monotonic()
     try:
         try:
-            with _build_cgroup(client, limits.pids) as cgroup:
+            with _build_cgroup(client, limits.pids) as cgroup, _deadline(client, cgroup, timeout) as expired:
                 api.params = limits.engine_params(cgroup)  # sent with every request of this client
                 stream = api.build(path=str(config.context), dockerfile=dockerfile, buildargs=buildargs,
                                    labels=labels, rm=True, forcerm=True, decode=True, pull=False,
@@ -256,11 +264,13 @@ def build_bot(
                             log.append(line)
                             say(line)
                     image_id = chunk.get("aux", {}).get("ID", image_id)
+                    if expired.is_set() or time.monotonic() - start > timeout:
+                        raise BotError(f"the build of {config.tag} took longer than {timeout:.0f} s")
                     if "error" in chunk:
                         raise BotError(f"the build of {config.tag} failed: {chunk['error'].strip()}"
                                        + _killed(chunk["error"], limits) + _tail(log))
-                    if time.monotonic() - start > timeout:
-                        raise BotError(f"the build of {config.tag} took longer than {timeout:.0f} s")
+                if expired.is_set():
+                    raise BotError(f"the build of {config.tag} took longer than {timeout:.0f} s")
         except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError,
                 urllib3.exceptions.ReadTimeoutError, TimeoutError):
             raise BotError(f"the build of {config.tag} took longer than {timeout:.0f} s") from None
@@ -432,10 +442,10 @@ def _build_cgroup(client: docker.DockerClient, pids: int) -> Iterator[str]:
     info = client.info()
     driver, version = info.get("CgroupDriver"), info.get("CgroupVersion")
     if (driver, version) != ("cgroupfs", "1"):
-        raise BotError("bot builds are held to their pids limit by a cgroup that Arena sets up for Docker's "
+        raise BuildUnavailable("bot builds are held to their pids limit by a cgroup that Arena sets up for Docker's "
                        f"cgroupfs driver on cgroup v1; this engine has the {driver} driver on cgroup v{version}")
     if info.get("Name") != socket.gethostname():
-        raise BotError("bot builds are held to their pids limit by a cgroup that Arena sets up on the Docker "
+        raise BuildUnavailable("bot builds are held to their pids limit by a cgroup that Arena sets up on the Docker "
                        f"host, so they must run there: this is {socket.gethostname()}, the engine runs on "
                        f"{info.get('Name')}")
     for stale in (CGROUPS / "pids").glob(f"{BUILD_CGROUP_PREFIX}*"):  # a killed build's
@@ -448,7 +458,7 @@ def _build_cgroup(client: docker.DockerClient, pids: int) -> Iterator[str]:
         (CGROUPS / "pids" / name / "pids.max").write_text(str(pids))
     except OSError as exc:
         _remove_cgroup(client, name)
-        raise BotError(f"cannot set up the build's cgroup {CGROUPS / 'pids' / name}: {exc.strerror} "
+        raise BuildUnavailable(f"cannot set up the build's cgroup {CGROUPS / 'pids' / name}: {exc.strerror} "
                        "(bot builds need root on the Docker host)") from None
     try:
         yield f"/{name}"
@@ -456,12 +466,37 @@ def _build_cgroup(client: docker.DockerClient, pids: int) -> Iterator[str]:
         _remove_cgroup(client, name)
 
 
-def _remove_cgroup(client: docker.DockerClient, name: str, wait: float = 10.0) -> None:
+@contextlib.contextmanager
+def _deadline(client: docker.DockerClient, cgroup: str, seconds: float) -> Iterator[threading.Event]:
+    """Stops the build's steps ``seconds`` from now, whether or not they print anything (a step
+    that prints a line now and then would hold the stream's read timeout off); yields the event
+    that says it did."""
+    expired = threading.Event()
+
+    def stop() -> None:
+        expired.set()
+        _remove_steps(client, cgroup.lstrip("/"))
+
+    timer = threading.Timer(max(0.0, seconds), stop)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield expired
+    finally:
+        timer.cancel()
+
+
+def _remove_steps(client: docker.DockerClient, name: str) -> None:
+    """Removes the containers in the build's cgroup ``name`` (its running steps)."""
     pids = CGROUPS / "pids" / name
     for container in (pids.iterdir() if pids.is_dir() else ()):
         if container.is_dir():  # a container's cgroup is named by its id
             with contextlib.suppress(docker.errors.APIError):
                 client.api.remove_container(container.name, force=True, v=True)
+
+
+def _remove_cgroup(client: docker.DockerClient, name: str, wait: float = 10.0) -> None:
+    _remove_steps(client, name)
     deadline = time.monotonic() + wait
     for hierarchy in CGROUPS.iterdir():
         while True:

@@ -12,6 +12,8 @@ progress written to the submission's row as it comes.
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
 import shutil
 import threading
 from collections.abc import Callable, Sequence
@@ -26,13 +28,23 @@ from referee.sandbox import docker_client
 from referee.textlog import printable
 
 from .accounts import Account
-from .bots import IMAGE_REPOSITORY, BotConfig, BotError, BuildResult, build_bot, load_bot_config
+from .bots import (
+    BUILD_TIMEOUT,
+    IMAGE_REPOSITORY,
+    BotConfig,
+    BotError,
+    BuildResult,
+    BuildUnavailable,
+    build_bot,
+    load_bot_config,
+)
 from .conformance import CheckReport, check_bot
 from .league import LeagueError, NotAllowed, check_new_version, get_league, register_bot, registered
 from .store import Bot, Store, Submission, User
 from .store.models import now
 
 Say = Callable[[str], None]
+log = logging.getLogger("arena.submissions")
 
 STATUSES = ("queued", "building", "checking", "entered", "refused")
 FINISHED = ("entered", "refused")
@@ -110,10 +122,11 @@ def check_may_submit(store: Store, account: Account, name: str) -> None:
                              "pick another name")
 
 
-def _build(client: docker.DockerClient, config: BotConfig, build_say: Say) -> BuildResult:
+def _build(client: docker.DockerClient, config: BotConfig, build_say: Say,
+           seconds: float = BUILD_TIMEOUT) -> BuildResult:
     try:
-        return build_bot(client, config, say=build_say)
-    except Stopping:
+        return build_bot(client, config, timeout=seconds, say=build_say)
+    except (Stopping, BuildUnavailable):
         raise
     except BotError as exc:
         raise SubmissionRefused(str(exc)) from exc
@@ -142,21 +155,50 @@ def _register(store: Store, client: docker.DockerClient, config: BotConfig, buil
         raise SubmissionRefused(str(exc)) from exc
 
 
-# -- submissions over HTTP: run by the web server's worker, one at a time --------------------------
-def next_queued(store: Store) -> int | None:
-    """Claims the oldest queued submission (it becomes "building") and returns its id; None when
-    none is queued. A claim is one conditional UPDATE, so two workers never take the same one."""
-    from sqlalchemy import update
+# -- submissions over HTTP: run by the web server's workers ----------------------------------------
+RUNNING = ("building", "checking")
 
-    with store() as session:
-        for submission_id in session.scalars(select(Submission.id).where(Submission.status == "queued")
-                                              .order_by(Submission.id).limit(5)):
-            claimed = session.execute(update(Submission).where(Submission.id == submission_id,
-                                                               Submission.status == "queued")
-                                      .values(status="building", updated_at=now()))
-            session.commit()
-            if claimed.rowcount == 1:  # type: ignore[attr-defined]
-                return submission_id
+
+def next_queued(store: Store, most_per_author: int | None = None) -> int | None:
+    """Claims the next queued submission (it becomes "building") and returns its id; None when
+    none is queued, or when every author with one queued runs ``most_per_author`` already.
+
+    Fair across authors, not oldest first: the next is the oldest queued submission of the
+    author who runs the fewest now, and among those, who was served least recently (whose last
+    submission that left the queue changed longest ago; never served: first), so one author's
+    queue, or one long build, does not hold another's. A claim is one conditional UPDATE, so two
+    workers never take the same one."""
+    from sqlalchemy import func, update
+
+    for _ in range(5):  # another worker claimed the one picked: look again
+        with store() as session:
+            queued = session.execute(select(Submission.id, Submission.user_id).where(Submission.status == "queued")
+                                     .order_by(Submission.id)).all()
+            if not queued:
+                return None
+            first: dict[int, int] = {}  # author -> their oldest queued
+            for submission_id, user_id in queued:
+                first.setdefault(user_id, submission_id)
+            authors = list(first)
+            running = dict(session.execute(  # type: ignore[arg-type]
+                select(Submission.user_id, func.count()).where(Submission.status.in_(RUNNING),
+                                                               Submission.user_id.in_(authors))
+                .group_by(Submission.user_id)).all())
+            served = dict(session.execute(  # type: ignore[arg-type]
+                select(Submission.user_id, func.max(Submission.updated_at)).where(Submission.status != "queued",
+                                                                                 Submission.user_id.in_(authors))
+                .group_by(Submission.user_id)).all())
+            order = sorted((a for a in authors if most_per_author is None or running.get(a, 0) < most_per_author),
+                           key=lambda a: (running.get(a, 0), a in served, served.get(a) or 0, first[a]))
+            if not order:
+                return None
+            for author in order:
+                claimed = session.execute(update(Submission).where(Submission.id == first[author],
+                                                                   Submission.status == "queued")
+                                          .values(status="building", updated_at=now()))
+                session.commit()
+                if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                    return first[author]
     return None
 
 
@@ -176,13 +218,13 @@ def requeue_unfinished(store: Store) -> tuple[int, list[int]]:
 
 
 def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool] = lambda: False,
-                   resume: bool = False) -> str:
+                   resume: bool = False, build_seconds: float = BUILD_TIMEOUT) -> str:
     """Builds, checks and registers a claimed submission (see :func:`next_queued`) for its
     author, entering it in its leagues and retiring the name's earlier versions if it asked to;
     returns the status it ends in: "entered", "refused", or "queued" again when ``stopping()``
     turned true during the build (the server is stopping; its folder stays for the next run).
     With ``resume``, a submission whose check a stopped server did not finish: its image, built
-    then, is checked again.
+    then, is checked again. A build that takes longer than ``build_seconds`` is stopped and refused.
 
     The build's output goes to the row's ``log``, the check's to its ``report``, a few times a
     second; the unpacked folder is removed once built (or refused), and the image of a bot that
@@ -223,7 +265,7 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                             raise Stopping("the server is stopping")
                         progress.log(line)
 
-                    built = _build(client, config, build_say)
+                    built = _build(client, config, build_say, build_seconds)
                     _remove_folder(folder)  # built: the image is all that is needed now
                     progress.log(f"built {built.tag} ({built.size_mb:.0f} MiB, {built.seconds:.1f} s)")
                     progress.update(status="checking")
@@ -242,13 +284,18 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                     progress.report("the bot's output (last lines):")
                     for line in exc.report.log.strip().splitlines()[-20:]:
                         progress.report(f"  | {line}")
-                progress.update(status="refused", error=_escaped(str(exc)))
+                progress.update(status="refused", error=_escaped(in_folder(str(exc), folder)))
+            except BuildUnavailable as exc:  # the operator's to fix, not the author's: the log says what
+                log.error("submission %d: %s", submission_id, exc)
+                progress.update(status="refused", error="the server cannot build bots right now (a problem of the "
+                                                        "server's, not of your bot): submit it again later; an admin "
+                                                        "can tell more from the server's log")
             except (BotError, LeagueError) as exc:
-                progress.update(status="refused", error=_escaped(str(exc).replace(f"{folder}/", "")
-                                                                  .replace(str(folder), "the bot folder")))
+                progress.update(status="refused", error=_escaped(in_folder(str(exc), folder)))
             except Exception as exc:  # the server's fault: say so, and keep serving
-                progress.update(status="refused", error=f"the server failed while handling it ({type(exc).__name__}: "
-                                                        f"{_escaped(str(exc))}); an admin can tell more")
+                log.exception("submission %d failed", submission_id)
+                progress.update(status="refused", error=f"the server failed while handling it ({type(exc).__name__}); "
+                                                        "an admin can tell more from the server's log")
     finally:
         if status != "queued":
             _remove_folder(folder)
@@ -278,6 +325,15 @@ def _built_before(client: docker.DockerClient, name: str, version: str) -> tuple
                        games=tuple(g for g in labels.get("arena.bot.games", "").split(",") if g),
                        protocol=labels.get("arena.bot.protocol", "grpc"))
     return config, BuildResult(tag, image.get("Size", 0) / 2**20, 0.0, [])
+
+
+def in_folder(message: str, folder: Path) -> str:
+    """``message`` (a refusal an author reads) with the bot folder's paths relative to it: where
+    the server keeps it means nothing to its author, and is not theirs to know."""
+    forms = {str(folder), str(folder.absolute()), os.path.realpath(folder)}
+    for form in sorted(forms, key=len, reverse=True):  # the longest first: the others are its tails
+        message = message.replace(form + "/", "").replace(form, "the bot folder")
+    return message
 
 
 def _remove_folder(folder: Path) -> None:

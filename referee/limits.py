@@ -1,9 +1,12 @@
-"""How much a bot may use: every limit Arena holds a bot to, in one place.
+"""How much a bot may use: every limit Arena holds a bot to, in one place (and, last, what a
+server holds its authors to).
 
 Each number is enforced where its mechanism lives, named in its section; this file only
 says how much. A match spec may change the time limits (``"time"``, ``"max_restarts"``);
 nothing a bot or its image says changes any other.
 """
+
+import os
 
 # -- Time: the defaults of a match spec's "time" (referee/spec.py ``TimeControl``), enforced by
 # the match loop (referee/match.py). A decision may take DECISION_MS plus what is left of the
@@ -64,3 +67,18 @@ UPLOAD_FILES = 5_000  # entries: files, folders and links
 UPLOAD_PATH_DEPTH = 32  # folders deep
 UPLOAD_PATH_CHARS = 1024  # of a path inside the archive; and 255 bytes a name, as on Linux
 SUBMISSION_LOG_KB = 256  # of a submission's build log, and of its check report, kept on the server
+AUTHOR_CHARS = 64  # bot.toml's author: free text, shown under the bot's name (its author is its account)
+
+# -- Quotas of a server (the defaults of arena/web/app.py ``WebSettings``, and of `arena serve`'s
+# options; enforced by arena/web/quotas.py and the build queue, arena/web/submissions.py). An
+# author over one is answered 429 (413 for an upload that could never fit), told what to do,
+# and nothing of the upload is kept. The build time per submission is BUILD_TIMEOUT_S.
+UNPACKS_AT_ONCE = 2  # uploads being unpacked at once, every author's together; the others wait
+UNPACK_WAIT_S = 30  # for one of those, then 429
+UPLOADS_IN_FLIGHT_MB = 1024  # unpacked and not yet built (queued or building), every author's together
+QUEUED_PER_AUTHOR = 3  # an author's submissions not finished yet (queued, building, checking)
+SUBMISSIONS_PER_DAY = 20  # an author's submissions in any 24 hours
+# builds (and their checks) at once: half this machine's cores, at least 2, at most 8. Each build
+# is held to BUILD_CPUS at half a match's CPU weight; an author's take at most all but one of them.
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
+BUILDS_AT_ONCE = max(2, min(8, _CORES // 2))

@@ -97,7 +97,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "One entrant of the league.",
         rank=_t("integer", "by mu - 3 sigma, best first", minimum=1),
         bot_id=ID, bot=NAME, version=VERSION,
-        author=_t("string", "bot.toml's author"),
+        author=_t(["string", "null"], "the account that owns it (submitted it over HTTP); null: registered on the "
+                                      "command line, the operator's"),
+        declared_author=_t("string", "bot.toml's author: the author's own free text, not an identity"),
         language=LANGUAGE,
         exposure=_t("number", "mu - 3 sigma: the conservative rating"),
         mu=_t("number", "TrueSkill's mean"),

@@ -9,6 +9,7 @@ act on for anything it refuses.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,11 +36,26 @@ class NotAllowed(LeagueError):
     """Something this account may not do (the web server answers 403)."""
 
 
+# A league's name is part of URLs and of the folder its records go to: plain characters only.
+LEAGUE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+LEAGUE_NAME_RULE = "letters, digits, '_', '.' or '-' (a letter or digit first), at most 64"
+
+
+def league_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a league's name, or None: the one check of ``arena league create``,
+    ``arena ladder create`` and the API's. fullmatch: ``$`` would let a trailing newline through."""
+    if LEAGUE_NAME.fullmatch(name):
+        return None
+    return f"the league name {name!r} must be {LEAGUE_NAME_RULE}"
+
+
 def create_league(store: Store, name: str, game: str, players: int, settings: dict[str, Any],
                   options: ScheduleOptions, secret: str | None = None) -> League:
     """A new league. Its deals and bot seeds derive from ``secret`` (hex, at least 128 bits);
     by default a fresh one from the operating system. Give one only to make a league
     reproducible (tests): whoever knows it knows every deal."""
+    if problem := league_name_problem(name):
+        raise LeagueError(problem)
     try:
         spec = get_game(game)
         full_settings = spec.validate(players, settings).to_dict()

@@ -11,7 +11,9 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
-from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
+from referee import limits
+
+from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store, User
 from . import get_league
 from .confidence import TOP_K, RankOdds, rank_odds
 from .ratings import ENV, RatedGame, rate
@@ -171,20 +173,23 @@ def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]
     totals = league_games(store, league_id).totals
     with store() as session:
         entries = session.execute(
-            select(Entry.joined_at, Bot, Rating)
+            select(Entry.joined_at, Bot, Rating, User.name)
             .join(Bot, Bot.id == Entry.bot_id)
+            .outerjoin(User, User.id == Bot.owner_id)
             .outerjoin(Rating, (Rating.league_id == Entry.league_id) & (Rating.bot_id == Entry.bot_id))
             .where(Entry.league_id == league_id).order_by(Entry.bot_id)).all()
     prior = ENV.create_rating()
-    newest = _new_versions([(joined, bot) for joined, bot, _ in entries])
+    newest = _new_versions([(joined, bot) for joined, bot, _, _ in entries])
     rows, posteriors = [], []
-    for _, bot, rating in entries:
+    for _, bot, rating, owner in entries:
         mu, sigma = (rating.mu, rating.sigma) if rating else (prior.mu, prior.sigma)
         posteriors.append((bot.id, mu, sigma))
         exposure = rating.exposure if rating else prior.mu - 3 * prior.sigma
         t = totals.get(bot.id) or BotTotals()
         rows.append({
-            "bot_id": bot.id, "bot": bot.name, "version": bot.version, "author": bot.author, "language": bot.language,
+            "bot_id": bot.id, "bot": bot.name, "version": bot.version,
+            # the author is the owning account (None: the operator's); bot.toml's is anyone's free text
+            "author": owner, "declared_author": bot.author[:limits.AUTHOR_CHARS], "language": bot.language,
             "exposure": round(exposure, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
             "games": t.games, "wins": t.wins,
             "average_score": round(t.score / t.games, 1) if t.games else 0.0,

@@ -17,6 +17,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from referee import limits
+
 from ..league import LeagueError, NotAllowed
 from ..store import Store
 from . import auth, bots, games, leagues, submissions
@@ -38,6 +40,14 @@ class WebSettings:
     uploads_dir: Path = Path("runs/uploads")  # unpacked submissions, until they are built
     secure_cookies: bool = False  # set behind HTTPS
     worker: bool = True  # build and check submissions in this process
+    # quotas (defaults in referee/limits.py, "Quotas of a server"; docs/deploy.md): refused with 429
+    unpacks_at_once: int = limits.UNPACKS_AT_ONCE  # uploads unpacked at once; the others wait
+    unpack_wait_s: float = limits.UNPACK_WAIT_S  # for an unpack slot, then 429
+    uploads_in_flight_mb: int = limits.UPLOADS_IN_FLIGHT_MB  # unpacked, not yet built: every author's
+    queued_per_author: int = limits.QUEUED_PER_AUTHOR  # submissions not finished yet
+    submissions_per_day: int = limits.SUBMISSIONS_PER_DAY  # in any 24 hours
+    builds_at_once: int = limits.BUILDS_AT_ONCE  # builds and checks at once; an author's take all but one
+    build_seconds: float = limits.BUILD_TIMEOUT_S  # one submission's build, then refused
 
 
 def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import bindparam, select
 
 from ..accounts import Account
+from ..bots import AUTHOR_CHARS
 from ..league import NotAllowed, retire_bot
 from ..league.standings import standings
 from ..league.stats import bot_in_league
@@ -101,9 +102,12 @@ class BotOut(BaseModel):
     id: int
     name: str
     version: str
-    author: str
+    author: str | None = Field(description="the account that owns it (that submitted it); null: the operator's "
+                                           "(registered on the command line)")
+    declared_author: str = Field(description="bot.toml's author: the author's own free text, not an identity")
     language: str
-    owner: str | None = Field(description="the account that submitted it; null: registered on the command line")
+    owner: str | None = Field(description="the same as author (the account that submitted it; null: registered "
+                                          "on the command line)")
     created_at: Moment
     retired_at: Moment | None
     games: list[str] = Field(description="the games it claims to play; empty: all")
@@ -222,8 +226,9 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
         raise HTTPException(404, f"bot {bot_id} is not in league {league!r}")
     if league is None and ranked:
         league = max(ranked, key=lambda s: s.games).league  # the first by name among equals
-    out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.author, language=bot.language,
-                 owner=bot.owner, created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
+    out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.owner,
+                 declared_author=bot.author[:AUTHOR_CHARS], language=bot.language, owner=bot.owner,
+                 created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
                  versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
                  recent_matches=[], failures=[])
     html = None

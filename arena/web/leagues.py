@@ -28,7 +28,7 @@ from sqlalchemy import func, select
 
 from arena_games import GAMES
 
-from ..league import LeagueError, create_league, get_league
+from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
@@ -42,8 +42,6 @@ from .charts import interval_bars
 router = APIRouter()
 log = logging.getLogger(__name__)
 
-# A league's name is part of URLs and of the folder its records go to: plain characters only.
-LEAGUE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 MAX_ROUNDS, MAX_JOBS = 1000, 16
 MAX_TOP = 10_000  # P(top k): any k (capped at the entrants); bounded, as it keys a cache
 
@@ -72,7 +70,9 @@ class LeaderboardRow(BaseModel):
     bot_id: int
     bot: str
     version: str
-    author: str
+    author: str | None = Field(description="the account that owns it (that submitted it); null: the operator's "
+                                           "(registered on the command line)")
+    declared_author: str = Field(description="bot.toml's author: the author's own free text, not an identity")
     language: str
     exposure: float = Field(description="mu - 3 sigma: the conservative rating")
     mu: float
@@ -107,10 +107,17 @@ class Leaderboard(BaseModel):
     rows: list[LeaderboardRow]
 
 
+def _league_name(name: str) -> str:
+    if problem := league_name_problem(name):  # the command line's check too
+        raise ValueError(problem)
+    return name
+
+
 class CreateLeague(BaseModel):
     """What ``arena league create`` takes."""
 
-    name: str = Field(pattern=LEAGUE_NAME, description="letters, digits, '_', '.', '-'; at most 64")
+    name: Annotated[str, AfterValidator(_league_name)] = Field(
+        description=LEAGUE_NAME_RULE, json_schema_extra={"pattern": f"^{LEAGUE_NAME.pattern}$"})
     game: str
     players: int = Field(ge=1, le=16, description="players per table")
     settings: dict[str, str | int | float | bool] = Field(default_factory=dict,
@@ -175,7 +182,7 @@ def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[st
         if sort == "upper":
             return row["mu"] + 3 * row["sigma"]
         value = row[sort]
-        return value.casefold() if KIND[sort] == "text" else value
+        return (value or "").casefold() if KIND[sort] == "text" else value
 
     by_rank = sorted(rows, key=lambda r: r["rank"])
     return sorted(by_rank, key=key, reverse=order == "desc")

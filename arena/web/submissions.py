@@ -1,6 +1,8 @@
-"""Submissions over HTTP: an author uploads a bot folder (``uploads.py`` receives and unpacks it),
-and a worker thread of the server builds it, checks it and enters it in the leagues the author
-picked (:func:`arena.submissions.run_submission`), one submission at a time, oldest first.
+"""Submissions over HTTP: an author uploads a bot folder (``uploads.py`` receives and unpacks it,
+within the server's quotas: ``quotas.py``), and the server's workers build it, check it and
+enter it in the leagues the author picked (:func:`arena.submissions.run_submission`):
+``builds_at_once`` submissions at a time, taken fairly across authors
+(:func:`arena.submissions.next_queued`), an author's at most all but one of them at once.
 
 A submission and its log are its author's: anyone else gets 404, as for one that does not exist.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 import logging
 import shutil
 import threading
+import time
 from datetime import datetime
 from typing import Any, Literal
 
@@ -20,19 +23,21 @@ from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from ..accounts import Account
-from ..bots import BotError, load_bot_config
+from ..bots import BUILD_TIMEOUT, BotError, load_bot_config
 from ..league import LeagueError, NotAllowed, check_new_version
 from ..store import League, Store, Submission
 from ..submissions import (
     FINISHED,
     check_leagues,
     check_may_submit,
+    in_folder,
     next_queued,
     requeue_unfinished,
     run_submission,
 )
 from .auth import SignedIn, check_csrf
-from .uploads import LIMITS, MiB, Received, UploadRefused, receive_upload, unpack
+from .quotas import quotas_of
+from .uploads import LIMITS, MiB, Received, UploadRefused, drain, receive_upload, unpack
 
 router = APIRouter()
 log = logging.getLogger("arena.web.submissions")
@@ -120,19 +125,26 @@ def _flag(value: str) -> bool:
 
 def _queue(app: FastAPI, account: Account, received: Received) -> Submission:
     """Checks what can be checked at once and queues the upload; returns its row as queued. Runs
-    in the thread pool: the unpacking reads and writes up to 200 MB."""
+    in the thread pool: the unpacking reads and writes up to 200 MB, in one of the server's
+    unpack slots, each byte charged to the bytes in flight (``quotas.py``)."""
     store: Store = app.state.store
     check_csrf(account, received.last("csrf") or None)
     leagues = list(dict.fromkeys(v.strip() for v in received.fields.get("leagues", []) if v.strip()))
     retire_previous = _flag(received.last("retire_previous", "true"))
     assert received.archive is not None
-    unpacked = unpack(received.archive, app.state.settings.uploads_dir)
+    quotas = quotas_of(app)
+    room = quotas.room()
+    try:
+        with quotas.unpack_slot():
+            unpacked = unpack(received.archive, app.state.settings.uploads_dir, room=room)
+    except BaseException:
+        room.release()
+        raise
     try:
         try:
             config = load_bot_config(unpacked.folder)
         except BotError as exc:  # our folder's name means nothing to its author
-            raise UploadRefused(str(exc).replace(f"{unpacked.folder}/", "").replace(str(unpacked.folder),
-                                                                                  "the bot folder")) from None
+            raise UploadRefused(in_folder(str(exc), unpacked.folder)) from None
         check_may_submit(store, account, config.name)
         check_leagues(store, config, leagues)
         try:
@@ -140,27 +152,50 @@ def _queue(app: FastAPI, account: Account, received: Received) -> Submission:
         except LeagueError as exc:
             raise HTTPException(409, str(exc)) from None
         with store() as session, session.begin():
-            pending = session.scalar(select(Submission.id).where(
-                Submission.bot_name == config.name, Submission.bot_version == config.version,
-                Submission.status.not_in(FINISHED)))
-            if pending is not None:
-                raise HTTPException(409, f"{config.name} version {config.version} is submitted already "
-                                         f"(submission {pending}); give this one a new version")
+            _check_pending(session, account, config.name, config.version)
             row = Submission(user_id=account.id, leagues=leagues, retire_previous=retire_previous,
                              folder=str(unpacked.folder), bot_name=config.name, bot_version=config.version)
             session.add(row)
     except BaseException:
         shutil.rmtree(unpacked.folder, ignore_errors=True)
+        room.release()
         raise
+    room.keep(unpacked.folder)
     worker = getattr(app.state, "submission_worker", None)
     if worker is not None:
         worker.wake.set()
     return row
 
 
+def _check_pending(session: Any, account: Account, name: str, version: str) -> None:
+    """409 for a name with a submission not finished yet: the author's own of that version is
+    named; another author's is not (which submission, whose, of what version: theirs to know)."""
+    pending = session.execute(select(Submission.id, Submission.user_id, Submission.bot_version, Submission.status)
+                              .where(Submission.bot_name == name, Submission.status.not_in(FINISHED))
+                              .order_by(Submission.id)).all()
+    for submission_id, user_id, pending_version, status in pending:
+        if user_id == account.id and pending_version == version:
+            raise HTTPException(409, f"you submitted {name} version {version} already (submission {submission_id}, "
+                                     f"{status}): give this one a new version")
+    if any(user_id != account.id for _, user_id, _, _ in pending):
+        raise HTTPException(409, f"the bot name {name!r} is being submitted by another author: pick another name")
+
+
+def _refusal(exc: UploadRefused) -> HTTPException:
+    retry_after = getattr(exc, "retry_after", None)
+    return HTTPException(exc.status, str(exc), headers={"Retry-After": str(retry_after)} if retry_after else None)
+
+
 async def _upload(request: Request, account: Account) -> Submission:
     """Receives, checks and queues an upload; returns the submission as queued. A refused upload
-    is an HTTPException with its status, and leaves nothing on disk."""
+    is an HTTPException with its status, and leaves nothing on disk. An author over a quota of
+    their own is refused before anything is stored (the body is read and dropped)."""
+    quotas = quotas_of(request.app)
+    try:
+        await run_in_threadpool(quotas.enter, request.app.state.store, account)
+    except UploadRefused as exc:
+        await drain(request)
+        raise _refusal(exc) from None
     try:
         received = await receive_upload(request, request.app.state.settings.uploads_dir)
         try:
@@ -168,7 +203,9 @@ async def _upload(request: Request, account: Account) -> Submission:
         finally:
             received.discard()
     except UploadRefused as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        raise _refusal(exc) from None
+    finally:
+        quotas.leave(account)
 
 
 @router.post(API, tags=["submissions"], status_code=201, response_model=SubmissionOut, openapi_extra=UPLOAD_BODY,
@@ -199,9 +236,13 @@ def one_submission(request: Request, submission_id: int, account: SignedIn) -> S
 def _submit_page(request: Request, error: str = "", status_code: int = 200) -> Response:
     from .app import render
 
+    settings = request.app.state.settings
     return render(request, "submit.html", {"leagues": _leagues(request.app.state.store), "error": error,
                                            "max_mb": LIMITS.packed // MiB, "max_bytes": LIMITS.packed,
-                                           "unpacked_mb": LIMITS.unpacked // MiB, "max_files": LIMITS.files},
+                                           "unpacked_mb": LIMITS.unpacked // MiB, "max_files": LIMITS.files,
+                                           "queued": settings.queued_per_author,
+                                           "per_day": settings.submissions_per_day,
+                                           "build_minutes": settings.build_seconds / 60},
                   status_code=status_code)
 
 
@@ -239,56 +280,74 @@ def submission_page(request: Request, submission_id: int, account: SignedIn) -> 
     return render(request, "submission.html", {"s": _full(_own(request.app.state.store, account, submission_id))})
 
 
-# -- the worker ---------------------------------------------------------------------------------
+# -- the workers --------------------------------------------------------------------------------
 class _Worker:
-    """Takes queued submissions, oldest first, and runs each (``run_submission``). On start it
-    re-queues what a stopped server was building and checks again what it was checking."""
+    """``builds_at_once`` threads, each taking the next queued submission (fairly across
+    authors: ``next_queued``; an author's at most all but one of the threads at once, so another
+    author's always finds one) and running it (``run_submission``, its build stopped at
+    ``build_seconds``). On start, one re-queues what a stopped server was building and checks
+    again what it was checking."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, builds: int = 1, build_seconds: float = BUILD_TIMEOUT) -> None:
+        self.store, self.build_seconds = store, build_seconds
+        self.most_per_author = max(1, builds - 1)
         self.stop = threading.Event()
         self.wake = threading.Event()
-        self.thread = threading.Thread(target=self.run, name="arena-submissions", daemon=True)
+        self.threads = [threading.Thread(target=self.run, args=(i == 0,), name=f"arena-submissions-{i}", daemon=True)
+                        for i in range(max(1, builds))]
 
-    def run(self) -> None:
+    def start(self) -> None:
+        for thread in self.threads:
+            thread.start()
+
+    def run(self, first: bool) -> None:
+        if first:
+            self.resume()
+        while not self.stop.is_set():
+            try:
+                submission_id = next_queued(self.store, self.most_per_author)
+                if submission_id is None:
+                    self.wake.wait(IDLE_S)
+                    self.wake.clear()
+                    continue
+                run_submission(self.store, submission_id, self.stop.is_set, build_seconds=self.build_seconds)
+                self.wake.set()  # a slot is free: another thread may take what this author could not
+            except Exception:  # a store that is briefly away: try again, do not die
+                log.exception("a submission worker failed; trying again")
+                self.stop.wait(IDLE_S)
+
+    def resume(self) -> None:
         try:
             requeued, checking = requeue_unfinished(self.store)
             if requeued or checking:
                 log.info("re-queued %d submission(s), re-checking %d", requeued, len(checking))
+            self.wake.set()
             for submission_id in checking:
                 if self.stop.is_set():
                     return
                 run_submission(self.store, submission_id, self.stop.is_set, resume=True)
         except Exception:
             log.exception("resuming submissions failed")
-        while not self.stop.is_set():
-            try:
-                submission_id = next_queued(self.store)
-                if submission_id is None:
-                    self.wake.wait(IDLE_S)
-                    self.wake.clear()
-                    continue
-                run_submission(self.store, submission_id, self.stop.is_set)
-            except Exception:  # a store that is briefly away: try again, do not die
-                log.exception("the submission worker failed; trying again")
-                self.stop.wait(IDLE_S)
 
 
 def start_worker(app: FastAPI) -> None:
-    """Starts the thread that builds and checks queued submissions."""
-    worker = _Worker(app.state.store)
+    """Starts the threads that build and check queued submissions."""
+    settings = app.state.settings
+    worker = _Worker(app.state.store, settings.builds_at_once, settings.build_seconds)
     app.state.submission_worker = worker
-    worker.thread.start()
+    worker.start()
 
 
 def stop_worker(app: FastAPI, wait: float = 10.0) -> None:
-    """Stops it, letting the submission in hand finish or be re-queued: a build stops at its next
-    line of output and goes back to the queue; a check is waited for up to ``wait`` seconds, and
-    if the process ends first, the next start checks it again."""
+    """Stops them, letting the submissions in hand finish or be re-queued: a build stops at its
+    next line of output and goes back to the queue; a check is waited for up to ``wait`` seconds,
+    and if the process ends first, the next start checks it again."""
     worker: _Worker | None = getattr(app.state, "submission_worker", None)
     if worker is None:
         return
     worker.stop.set()
     worker.wake.set()
-    worker.thread.join(wait)
+    deadline = time.monotonic() + wait
+    for thread in worker.threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
     app.state.submission_worker = None

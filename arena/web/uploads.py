@@ -48,7 +48,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Protocol
 
 from referee import limits
 from referee.textlog import printable
@@ -173,6 +173,16 @@ async def receive_upload(request: Request, spool: Path, limits: UploadLimits = L
         raise
 
 
+async def drain(request: Request, limits: UploadLimits = LIMITS) -> None:
+    """Reads and drops a request's body (up to ``limits.drain``) before it is refused: a client
+    still sending when the connection closes would not see the answer."""
+    total = 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > limits.drain:
+            break
+
+
 def _too_large(limits: UploadLimits) -> str:
     return (f"the archive is over {limits.packed // MiB} MB: an upload may be at most {limits.packed // MiB} MB "
             "packed (leave out what the build does not need)")
@@ -283,10 +293,20 @@ class _Entry:
     open: Callable[[], IO[bytes]] | None = None
 
 
-def unpack(archive: Path, parent: Path, limits: UploadLimits = LIMITS) -> Unpacked:
+class Room(Protocol):
+    """Room on the server's disk, shared by every upload (``arena/web/quotas.py``): ``check``
+    refuses what an archive's headers say is too much, ``take`` each chunk before it is written."""
+
+    def check(self, declared: int) -> None: ...
+
+    def take(self, size: int) -> None: ...
+
+
+def unpack(archive: Path, parent: Path, limits: UploadLimits = LIMITS, room: Room | None = None) -> Unpacked:
     """Unpacks ``archive`` (a .tar.gz or a .zip) into a new folder in ``parent`` and returns the
     bot folder: that folder, or the archive's one top-level folder. Raises
-    :class:`UploadRefused`, leaving nothing, for anything in the module's list."""
+    :class:`UploadRefused`, leaving nothing, for anything in the module's list, or what
+    ``room`` refuses."""
     parent.mkdir(parents=True, exist_ok=True)
     staging = parent / f".unpacking-{secrets.token_hex(8)}"
     staging.mkdir(mode=0o755)
@@ -302,10 +322,12 @@ def unpack(archive: Path, parent: Path, limits: UploadLimits = LIMITS) -> Unpack
                                     "`tar czf bot.tar.gz FOLDER` or `zip -r bot.zip FOLDER`)")
             # read it all once, writing nothing: names, kinds, the count and the sizes it says
             # are checked before the first file is made (and a bomb of many files makes none)
-            for unpacker in (_Unpacker(staging, limits, dry=True), _Unpacker(staging, limits)):
+            for unpacker in (_Unpacker(staging, limits, dry=True), _Unpacker(staging, limits, room=room)):
                 try:
                     for entry in entries(file, limits):
                         unpacker.add(entry)
+                    if unpacker.dry and room is not None:
+                        room.check(unpacker.bytes)
                 except NotImplementedError as exc:
                     raise UploadRefused("the archive uses what this server cannot unpack: "
                                         f"{printable(str(exc), 200)}") from None
@@ -487,8 +509,8 @@ class _Unpacker:
     """Makes the entries of an archive, one by one, in ``root``; symlinks last. A ``dry`` one
     makes nothing: it checks the entries, their count and the sizes their headers say."""
 
-    def __init__(self, root: Path, limits: UploadLimits, dry: bool = False) -> None:
-        self.root, self.limits, self.dry = root, limits, dry
+    def __init__(self, root: Path, limits: UploadLimits, dry: bool = False, room: Room | None = None) -> None:
+        self.root, self.limits, self.dry, self.room = root, limits, dry, room
         self.sizes: dict[tuple[str, ...], int] = {}  # what each file's header says (dry)
         self.files = 0
         self.bytes = 0
@@ -575,6 +597,8 @@ class _Unpacker:
                 self.bytes += len(chunk)
                 if self.bytes > self.limits.unpacked:
                     raise UploadRefused(_too_large_unpacked(self.limits), 413)
+                if self.room is not None:
+                    self.room.take(len(chunk))
                 out.write(chunk)
 
     def finish(self) -> Path:

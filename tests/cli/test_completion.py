@@ -23,6 +23,8 @@ from arena.league import create_league, register_bot
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store
 
+from ..league.helpers import league_named
+
 ROOT = Path(__file__).resolve().parents[2]
 # League names are free text: these must never be offered (see arena/cli/completion.py)
 HOSTILE = ("two words", "semi;colon", "-rf", "ansi\x1b[31m", "dollar$HOME", "quote'd", "new\nline", "glob*")
@@ -36,8 +38,8 @@ def store_url(tmp_path_factory) -> str:
     store = open_store(url)
     create_league(store, "mine", "prohis", 3, {}, ScheduleOptions())
     create_league(store, "top", "sobek", 2, {}, ScheduleOptions(format="ladder"))
-    for name in HOSTILE:
-        create_league(store, name, "sobek", 2, {}, ScheduleOptions())
+    for name in HOSTILE:  # names from an older store: create_league refuses them now
+        league_named(store, name, "sobek", 2)
     for name, version, language in [("random", "1.0.0", "python"), ("random", "2.0.0", "python"),
                                     ("rival", "0.1", "go")]:
         register_bot(store, name=name, version=version, image=f"arena-bot/{name}:{version}", image_digest="sha256:0",

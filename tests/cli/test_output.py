@@ -20,11 +20,12 @@ from click.testing import CliRunner
 
 from arena.cli import main as arena
 from arena.cli.schemas import SCHEMAS, markdown, validate
-from arena.league import create_league, register_bot
-from arena.league.schedule import ScheduleOptions
+from arena.league import register_bot
 from arena.league.standings import rebuild_ratings
 from arena.store import Bot, Game, ImageArchive, League, Match, User, open_store
 from referee.textlog import printable
+
+from ..league.helpers import league_named
 
 ROOT = Path(__file__).resolve().parents[2]
 # clears the screen, moves the cursor, forges a row, flips text (no space: a table's words are its cells)
@@ -97,7 +98,7 @@ def db(tmp_path_factory) -> str:
         result = CliRunner().invoke(arena, [*args, "--db", url], input="a long password\n")
         assert result.exit_code == 0, result.output
     store = open_store(url)
-    create_league(store, EVIL, "prohis", 3, {}, ScheduleOptions())
+    league_named(store, EVIL)  # a name from an older store: create_league refuses it now
     with store() as session, session.begin():
         session.add(User(name=EVIL))  # no account name is this bad (arena user add refuses it): the store's text
         session.add(ImageArchive(image_id="sha256:0", image="arena-bot/random:1", size=1, chunks=0))

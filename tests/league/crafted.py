@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from arena.league import create_league, register_bot
-from arena.league.schedule import ScheduleOptions
+from arena.league import register_bot
 from arena.league.standings import rebuild_ratings
 from arena.store import Bot, Game, League, Match, Store
+
+from .helpers import league_named
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -32,7 +33,7 @@ def crafted_league(store: Store, league: str, names: tuple[str, ...],
     """League ``league`` (Prohis, 3 a table) of bots ``names`` (version "1"), and one match per
     game of ``games``: (seats as indexes into ``names``, ranks, failures); rated. Returns the
     bots' ids in the order of ``names``."""
-    create_league(store, league, "prohis", 3, {}, ScheduleOptions(), secret="ab" * 16)
+    league_named(store, league, secret="ab" * 16)  # any name: a hostile one too
     ids = [register(store, league, name, **register_options) for name in names]
     with store() as session, session.begin():
         league_id = session.scalar(select(League.id).where(League.name == league))

@@ -8,15 +8,16 @@ from datetime import UTC, datetime
 from click.testing import CliRunner
 
 from arena.cli import main as arena
-from arena.league import create_league, register_bot
-from arena.league.schedule import ScheduleOptions
+from arena.league import register_bot
 from arena.store import Game, Match
+
+from .helpers import league_named
 
 EVIL = "\x1b[2J\x1b[Hevil\r\nforged-row  1.0\x07\x9b2J\u202e" + "x" * 40
 
 
 def test_stored_names_are_printed_escaped(store, db_url, tmp_path):
-    league = create_league(store, EVIL[:60], "prohis", 3, {}, ScheduleOptions())
+    league = league_named(store, EVIL[:60])  # a name from an older store: any text
     bots = [register_bot(store, name=f"{EVIL[:20]}{i}", version=EVIL, image="x", image_digest="x", language=EVIL[:30],
                          author="a", games=[], league=league.name) for i in range(3)]
     with store() as session, session.begin():
