@@ -5,6 +5,7 @@ filled by a real small league played in containers; real HTTP (httpx) and a real
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -22,6 +23,7 @@ from arena.accounts import add_user
 from arena.league.runner import run_league
 from arena.store import Bot, Store, User, open_store
 from arena.web import WebSettings, create_app
+from arena.web.server import config as server_config
 
 from ..docker_fixtures import ROOT, docker_client, sample_images  # noqa: F401 - fixtures
 from ..league.helpers import league_of_samples
@@ -35,11 +37,12 @@ OWNERS = {"random": "alice", "first-legal": "alice", "prohis-heuristic": "bob"}
 
 @contextmanager
 def live_server(app) -> Iterator[str]:
-    """Serves ``app`` on a free port of 127.0.0.1 until the block ends; yields its base URL."""
+    """Serves ``app`` on a free port of 127.0.0.1 until the block ends, as ``arena serve`` does
+    (its HTTP limits included); yields its base URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(server_config(app, port=port, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -70,6 +73,30 @@ class Site:
         """An HTTP client, with ``user``'s API token when given."""
         headers = {"Authorization": f"Bearer {self.tokens[user]}"} if user else {}
         return httpx.Client(base_url=self.url, headers=headers, timeout=60, follow_redirects=False)
+
+    @contextmanager
+    def browser(self, user: str | None = None) -> Iterator[httpx.Client]:
+        """An HTTP client as a browser on this site's pages is: cookies, and the site's origin
+        on every request; signed in as ``user`` (through /login) when given."""
+        with httpx.Client(base_url=self.url, headers={"Origin": self.url}, timeout=60,
+                          follow_redirects=False) as client:
+            if user:
+                reply = log_in(client, user)
+                assert reply.status_code == 303 and "failed" not in reply.headers["location"], reply.text
+            yield client
+
+
+def log_in(client: httpx.Client, name: str, password: str | None = None, next: str = "/") -> httpx.Response:  # noqa: A002
+    """Signs ``client`` in through the sign-in page's form; returns the form's answer."""
+    page = client.get("/login")
+    token = re.search(r'id="login-csrf" value="([^"]+)"', page.text)[1]
+    return client.post("/login", data={"name": name, "password": PASSWORD[name] if password is None else password,
+                                       "next": next, "csrf": token})
+
+
+def csrf_of(page: str) -> str:
+    """The CSRF token of a page's forms."""
+    return re.search(r'name="csrf" value="([^"]+)"', page)[1]
 
 
 def add_users(store: Store) -> dict[str, str]:
