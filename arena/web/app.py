@@ -50,6 +50,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
             yield
         finally:
             submissions.stop_worker(app)
+            app.state.guard.gate.close()
 
     app = Arena(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=f"{API}/openapi.json",
@@ -94,14 +95,16 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> Response:
         # sent by Starlette's ServerErrorMiddleware, which logs the exception; nothing of it is shown
-        message = "the server failed to answer this request (its log says why)"
+        # (and closes the connection after it, as uvicorn will: the client must not reuse it)
+        message, close = "the server failed to answer this request (its log says why)", {"connection": "close"}
         if is_api(request):
-            return JSONResponse({"detail": message}, status_code=500)
+            return JSONResponse({"detail": message}, status_code=500, headers=close)
         try:  # without the store, which may be what failed
             return request.app.state.templates.TemplateResponse(
-                request, "error.html", {"account": None, "status": 500, "message": message}, status_code=500)
+                request, "error.html", {"account": None, "status": 500, "message": message}, status_code=500,
+                headers=close)
         except Exception:
-            return PlainTextResponse(message, status_code=500)
+            return PlainTextResponse(message, status_code=500, headers=close)
 
     @app.get("/", include_in_schema=False)
     def home() -> Response:

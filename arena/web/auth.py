@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hmac
 import secrets
@@ -43,7 +44,7 @@ from ..accounts import (
     open_session,
 )
 from .settings import origin_of
-from .throttle import in_words, longest_wait, seconds
+from .throttle import HOLD, in_words, longest_wait, seconds
 
 COOKIE = "arena_session"
 LOGIN_COOKIE = "arena_login"  # the pre-session: its value is the sign-in form's token
@@ -228,14 +229,21 @@ async def login(request: Request, name: Annotated[str, Form()] = "", password: A
     # that others' failures on a name do not lock its owner out (OWASP's device cookies)
     own = (guard.device, device_key) if device_key else (guard.account, name[:128])
     checks = [(guard.address, client_address(request)), own]
+    # a sign-in that must wait is held a while first (a coroutine: no thread, no argon2 memory), so
+    # that a client sending one after another is slowed to one a second, not answered at once
     if wait := longest_wait(checks):
-        return _login_page(request, next, f"Too many failed sign-ins: wait {in_words(wait)}, then try again.",
-                           "login-wait", 429, {"Retry-After": str(seconds(wait))})
+        await asyncio.sleep(min(wait, HOLD))
+        if wait > HOLD:
+            wait = max(longest_wait(checks), 1.0)
+            return _login_page(request, next, f"Too many failed sign-ins: wait {in_words(wait)}, then try again.",
+                               "login-wait", 429, {"Retry-After": str(seconds(wait))})
     if not guard.gate.enter():
-        return _login_page(request, next, "The server is busy checking other sign-ins: try again in a moment.",
-                           "login-busy", 503, {"Retry-After": "1"})
+        await asyncio.sleep(HOLD)
+        if not guard.gate.enter():
+            return _login_page(request, next, "The server is busy checking other sign-ins: try again in a moment.",
+                               "login-busy", 503, {"Retry-After": "1"})
     try:
-        account = await run_in_threadpool(check_password, store, name, password)
+        account = await guard.gate.run(check_password, store, name, password)
     finally:
         guard.gate.leave()
     if account is None:

@@ -28,6 +28,8 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from .app import HEADERS, WebSettings
 
+LINGER_SECONDS, LINGER_BYTES = 1.0, 1024 * 1024  # what is read and dropped after a refusal, at most
+
 TEXT_HEADERS = [(name.encode(), value.encode()) for name, value in HEADERS.items()] + [
     (b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]
 
@@ -58,6 +60,7 @@ class GuardedHttp(HttpToolsProtocol):
         self.head_bytes = 0
         self.head_fields = 0
         self.head_timer: asyncio.TimerHandle | None = None
+        self.discarding: int | None = None  # once refused: bytes still read and dropped before closing
 
     # the head's clock
     def _arm(self) -> None:
@@ -71,7 +74,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     def _head_timed_out(self) -> None:
         self.head_timer = None
-        if self.transport.is_closing() or not self.reading_head:
+        if self._done() or not self.reading_head:
             return
         if self._answering():  # a pipelined head waits for the answer before it: so does its clock
             self._arm()
@@ -80,6 +83,9 @@ class GuardedHttp(HttpToolsProtocol):
             self._refuse(408, f"the request's head was not whole within {self.head_timeout:g} s")
         else:
             self.transport.close()
+
+    def _done(self) -> bool:
+        return self.transport.is_closing() or self.discarding is not None
 
     def _answering(self) -> bool:
         return self.cycle is not None and not self.cycle.response_complete
@@ -95,7 +101,13 @@ class GuardedHttp(HttpToolsProtocol):
             content.extend([name, b": ", value, b"\r\n"])
         content.extend([b"\r\n", body])
         self.transport.write(b"".join(content))
-        self.transport.close()
+        # a lingering close, as nginx's: the client may still be sending what is refused, and a
+        # close with unread bytes resets the connection, which can lose the answer on its way
+        self.discarding = LINGER_BYTES
+        self._disarm()
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
     def send_400_response(self, msg: str) -> None:  # a request llhttp cannot parse
         self._refuse(400, msg)
@@ -110,10 +122,15 @@ class GuardedHttp(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self.discarding is not None:
+            self.discarding -= len(data)
+            if self.discarding < 0:
+                self.transport.close()
+            return
         # fed in pieces of at most max_head bytes, counting those that start inside a head: llhttp
         # would buffer a header value whole before calling back
         for start in range(0, len(data), self.max_head):
-            if self.transport.is_closing():
+            if self.transport.is_closing() or self.discarding is not None:
                 return
             piece = data[start:start + self.max_head]
             if self.reading_head:
@@ -121,7 +138,7 @@ class GuardedHttp(HttpToolsProtocol):
                     self._arm()
                 self.head_bytes += len(piece)
             super().data_received(piece)
-            if self.reading_head and self.head_bytes > self.max_head and not self.transport.is_closing():
+            if self.reading_head and self.head_bytes > self.max_head and not self._done():
                 self._refuse(431, f"the request's head is over {self.max_head} bytes")
                 return
 

@@ -7,19 +7,33 @@ wait; its failures are forgotten a while after the last one, or at once when it 
 that must wait is refused without checking anything: its guesses cost the server nothing.
 Counts live in the server's memory (a restart forgets them) and are bounded in number.
 
-A password check is argon2id with 64 MiB of memory: :class:`Gate` lets a few run at once and
-answers the others at once, so that a flood of sign-ins cannot take the server's memory, or
-its threads, from everything else.
+A password check is argon2id with 64 MiB of memory: :class:`Gate` lets a few run at once; a
+sign-in past them is held a second (:data:`HOLD`) and, still past them, answered 503, so that a
+flood of sign-ins cannot take the server's memory, or its threads, from everything else.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+
+T = TypeVar("T")
+
+# seconds a sign-in that must wait, or finds the password checks all busy, is held before it is
+# answered (or, for a wait that ends sooner, checked): a flood's client that sends its next
+# request when the last is answered is slowed to one a second
+HOLD = 1.0
 
 
 @dataclass(frozen=True)
@@ -118,13 +132,20 @@ def in_words(wait: float) -> str:
 
 
 class Gate:
-    """At most ``limit`` password checks at once (0: no limit). Used from the event loop only, so
-    a counter is enough; over the limit :meth:`enter` answers False at once, never queues."""
+    """At most ``limit`` password checks at once (0: no limit), each in a thread of the gate's own,
+    run at a lower priority (nice 10) than the server's other threads: a check is argon2id's 4
+    lanes for a tenth of a second, which would otherwise take the cores from every other request.
+    Admission is a counter used from the event loop only; over the limit :meth:`enter` answers
+    False at once: nothing queues."""
+
+    NICE = 10
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.busy = 0
         self.peak = 0  # the most at once so far (the tests read it)
+        self.executor = ThreadPoolExecutor(limit, "arena-password", initializer=_lower_priority,
+                                           initargs=(self.NICE,)) if limit else None
 
     def enter(self) -> bool:
         if self.limit and self.busy >= self.limit:
@@ -135,6 +156,21 @@ class Gate:
 
     def leave(self) -> None:
         self.busy -= 1
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the gate's threads (in the server's thread pool if it has no limit)."""
+        if self.executor is None:
+            return await run_in_threadpool(function, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, function, *args)
+
+
+def _lower_priority(nice: int) -> None:
+    with contextlib.suppress(OSError, AttributeError):  # a thread's own priority: Linux's setpriority by thread id
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
 
 
 class Guard:
