@@ -40,7 +40,9 @@ class Account:
     id: int
     name: str
     is_admin: bool
-    csrf: str = ""  # the session's CSRF token; "" when the request came with an API token
+    # the session's CSRF token, still to be shown by a request that changes something; "" when the
+    # request came with an API token, or has shown it (arena/web/auth.py)
+    csrf: str = ""
 
 
 def digest(token: str) -> str:

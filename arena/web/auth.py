@@ -44,7 +44,7 @@ from ..accounts import (
     open_session,
 )
 from .settings import origin_of
-from .throttle import HOLD, in_words, longest_wait, seconds
+from .throttle import HOLD, held, in_words, longest_wait, seconds
 
 COOKIE = "arena_session"
 LOGIN_COOKIE = "arena_login"  # the pre-session: its value is the sign-in form's token
@@ -232,13 +232,13 @@ async def login(request: Request, name: Annotated[str, Form()] = "", password: A
     # a sign-in that must wait is held a while first (a coroutine: no thread, no argon2 memory), so
     # that a client sending one after another is slowed to one a second, not answered at once
     if wait := longest_wait(checks):
-        await asyncio.sleep(min(wait, HOLD))
+        await asyncio.sleep(min(wait, held()))
         if wait > HOLD:
             wait = max(longest_wait(checks), 1.0)
             return _login_page(request, next, f"Too many failed sign-ins: wait {in_words(wait)}, then try again.",
                                "login-wait", 429, {"Retry-After": str(seconds(wait))})
     if not guard.gate.enter():
-        await asyncio.sleep(HOLD)
+        await asyncio.sleep(held())
         if not guard.gate.enter():
             return _login_page(request, next, "The server is busy checking other sign-ins: try again in a moment.",
                                "login-busy", 503, {"Retry-After": "1"})

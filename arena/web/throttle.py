@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import math
 import os
+import random
 import threading
 import time
 from collections import OrderedDict
@@ -33,7 +34,12 @@ T = TypeVar("T")
 # seconds a sign-in that must wait, or finds the password checks all busy, is held before it is
 # answered (or, for a wait that ends sooner, checked): a flood's client that sends its next
 # request when the last is answered is slowed to one a second
-HOLD = 1.0
+HOLD, SPREAD = 1.0, 0.25
+
+
+def held() -> float:
+    """A hold of HOLD, give or take SPREAD of it: a flood's clients, refused together, come back apart."""
+    return HOLD * random.uniform(1 - SPREAD, 1 + SPREAD)  # noqa: S311 - spread, not secrecy
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ import time
 
 import httpx
 
-from arena.web.throttle import HOLD, Policy, Throttle, Throttles
+from arena.web.throttle import HOLD, SPREAD, Policy, Throttle, Throttles
 
 from .conftest import PASSWORD, log_in, new_site, wait_for
 
+SHORTEST_HOLD = HOLD * (1 - SPREAD)
 FEW = Policy(free=2, first=4.0, longest=60.0)  # past HOLD: a sign-in is held 1 s, then refused
 
 
@@ -53,9 +54,11 @@ def test_a_name_that_failed_too_often_waits_and_then_signs_in(tmp_path):
             assert wrong.status_code == 303 and "failed=1" in wrong.headers["location"]
         start = time.monotonic()
         waiting = attempt("wrong password")
-        assert waiting.status_code == 429 and waiting.headers["retry-after"] == "3", waiting.text
-        assert time.monotonic() - start >= HOLD  # held before it was refused
-        assert 'id="login-wait"' in waiting.text and "wait 3 seconds, then try again" in waiting.text
+        assert waiting.status_code == 429, waiting.text
+        assert time.monotonic() - start >= SHORTEST_HOLD  # held before it was refused
+        left = int(waiting.headers["retry-after"])
+        assert 2 <= left <= 4 and 'id="login-wait"' in waiting.text
+        assert f"wait {left} seconds, then try again" in waiting.text
         right = attempt(PASSWORD["alice"])
         assert right.status_code == 429 and "wait" in right.text  # the right password waits too
         assert browser.get("/api/v1/me").status_code == 401
@@ -91,7 +94,7 @@ def test_an_address_that_failed_too_often_waits_whatever_the_name(tmp_path):
         for name in ("alice", "bob"):
             assert log_in(browser, name, "guess").status_code == 303
         reply = log_in(browser, "admin")
-        assert reply.status_code == 429 and int(reply.headers["retry-after"]) == 3
+        assert reply.status_code == 429 and 2 <= int(reply.headers["retry-after"]) <= 4
 
 
 def test_bad_api_tokens_from_an_address_make_it_wait(tmp_path):
@@ -132,7 +135,7 @@ def test_a_flood_of_sign_ins_runs_at_most_the_cap_of_password_checks(tmp_path):
         assert gate.peak <= 2 and gate.busy == 0, (gate.peak, gate.busy)
         assert busy and checked and len(busy) + len(checked) == 30, answers
         # a refusal is held HOLD, then answered: it never waits for the password checks in turn
-        assert busy[0] >= HOLD and busy[-1] < HOLD + 4, busy
+        assert busy[0] >= SHORTEST_HOLD and busy[-1] < HOLD + 4, busy
 
 
 def test_the_wait_is_shown_on_the_sign_in_page_in_chromium(tmp_path, browser):
