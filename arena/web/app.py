@@ -53,8 +53,8 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
             app.state.guard.gate.close()
 
     app = Arena(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=f"{API}/openapi.json",
-                  description="Leagues, leaderboards, bots, games and submissions of an Arena server.")
+                openapi_url=f"{API}/openapi.json",
+                description="Leagues, leaderboards, bots, games and submissions of an Arena server.")
     app.state.store = store
     app.state.settings = settings
     app.state.guard = Guard(settings.throttles, settings.sign_in_concurrency)

@@ -14,7 +14,9 @@ adds, per connection (``WebSettings``):
   the security headers).
 
 Between requests, uvicorn's keep-alive timeout (5 s) closes an idle connection. Every answer
-given here carries the app's security headers, as the app's own do.
+given here carries the app's security headers, as the app's own do. The guard uses uvicorn's
+protocol's own attributes (``cycle``, ``connections``, ``tasks``, ``app``): ``tests/web/test_limits.py``
+fails if a uvicorn release changes them.
 """
 
 from __future__ import annotations

@@ -191,3 +191,17 @@ def test_ordinary_keep_alive_pipelined_and_large_requests_are_served(tmp_path):
         rest = read_all(sock)
         answers = re.findall(rb"HTTP/1\.1 (\d+) ", first + rest)
         assert answers == [b"200", b"200", b"303", b"200"], (first + rest)[:600]
+
+
+def test_past_the_connections_cap_requests_get_503_with_the_security_headers(tmp_path):
+    with new_site(tmp_path, max_connections=2) as site:
+        idle = [raw(site.url) for _ in range(2)]
+        sock = raw(site.url)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 503 ") and b"content-security-policy" in answer.lower(), answer[:200]
+        for other in idle:
+            other.close()
+        time.sleep(0.2)
+        with site.client() as client:
+            assert client.get("/healthz").status_code == 200
