@@ -77,6 +77,8 @@ bench: setup
 	$(BIN)/python -m bench.engines
 	$(BIN)/python -m bench.protocol
 	$(BIN)/python -m bench.web
+	$(BIN)/python -m bench.signin
+	$(BIN)/python -m bench.headers
 	$(BIN)/python -m bench.ladder
 	$(BIN)/python -m bench.search --jobs 2
 

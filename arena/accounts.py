@@ -9,6 +9,7 @@ through these functions.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -39,7 +40,9 @@ class Account:
     id: int
     name: str
     is_admin: bool
-    csrf: str = ""  # the session's CSRF token; "" when the request came with an API token
+    # the session's CSRF token, still to be shown by a request that changes something; "" when the
+    # request came with an API token, or has shown it (arena/web/auth.py)
+    csrf: str = ""
 
 
 def digest(token: str) -> str:
@@ -151,6 +154,36 @@ def account_for_session(store: Store, cookie: str) -> Account | None:
         if expires < datetime.now(UTC):
             return None
         return Account(row.user.id, row.user.name, row.user.is_admin, row.csrf)
+
+
+def device_cookie(store: Store, name: str) -> str | None:
+    """A cookie saying "this browser signed in as ``name``", for a browser that just did: the
+    sign-in throttle lets it try ``name`` even while others' failures on the name make them wait
+    (``arena/web/auth.py``). Signed with a key derived from the account's password hash, so a new
+    password voids every such cookie; None for an account without a password."""
+    with store() as session:
+        stored = session.scalar(select(User.password_hash).where(User.name == name))
+    if not stored:
+        return None
+    nonce = secrets.token_urlsafe(16)
+    return f"{nonce}.{_device_mac(stored, name, nonce)}"
+
+
+def known_device(store: Store, name: str, cookie: str) -> str | None:
+    """The browser's own key (for its throttle) if ``cookie`` is one :func:`device_cookie` gave for ``name``."""
+    nonce, _, mac = cookie.partition(".")
+    if not nonce or not mac:
+        return None
+    with store() as session:
+        stored = session.scalar(select(User.password_hash).where(User.name == name))
+    if not stored or not hmac.compare_digest(mac, _device_mac(stored, name, nonce)):
+        return None
+    return nonce
+
+
+def _device_mac(password_hash: str, name: str, nonce: str) -> str:
+    key = hashlib.sha256(b"arena device\0" + password_hash.encode()).digest()
+    return hmac.new(key, f"{name}\0{nonce}".encode(), hashlib.sha256).hexdigest()
 
 
 def close_session(store: Store, cookie: str) -> None:

@@ -8,7 +8,16 @@ import click
 
 from referee import limits
 
+from ..web.settings import WebSettings, origin_of
 from .options import with_store
+
+DEFAULTS = WebSettings()
+
+
+def _public_url(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and origin_of(value) is None:
+        raise click.BadParameter(f"{value!r} is not an http:// or https:// URL of a host (https://arena.example.org)")
+    return value
 
 
 @click.command()
@@ -32,18 +41,35 @@ from .options import with_store
 @click.option("--unpacks", "unpacks_at_once", type=click.IntRange(min=1), default=limits.UNPACKS_AT_ONCE,
               show_default=True, help="Uploads unpacked at once; the others wait (up to "
                                       f"{limits.UNPACK_WAIT_S} s, then 429).")
+@click.option("--public-url", callback=_public_url, metavar="URL",
+              help="The address browsers use (https://arena.example.org): a signed-in browser's requests that change "
+                   "something must come from it. Default: the request's own scheme and Host. Set it behind a proxy.")
+@click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",
+              help="A reverse proxy's address (repeatable): its X-Forwarded-For and X-Forwarded-Proto are believed "
+                   "(the client's address for the sign-in throttle; https).")
+@click.option("--sign-in-concurrency", type=click.IntRange(0), default=DEFAULTS.sign_in_concurrency,
+              show_default=True, help="Password checks at once (argon2id, 64 MiB each); past it, 503. 0: no cap.")
+@click.option("--max-header-bytes", type=click.IntRange(1024), default=DEFAULTS.max_header_bytes,
+              show_default=True, help="A request's head (request line and headers) at most; past it, 431.")
+@click.option("--header-timeout", type=click.FloatRange(0.1), default=DEFAULTS.header_timeout,
+              show_default=True, help="Seconds a client has to send a request's whole head; then 408.")
+@click.option("--max-connections", type=click.IntRange(1), default=DEFAULTS.max_connections,
+              show_default=True, help="Open connections at most; past it, requests get 503.")
 @with_store()
-def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker: bool, store, **quotas) -> None:
+def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker: bool, public_url: str | None,
+          proxies: tuple[str, ...], sign_in_concurrency: int, max_header_bytes: int, header_timeout: float,
+          max_connections: int, store, **quotas) -> None:
     """Serve the web leaderboard, bot pages, replays and submissions (and their JSON API).
 
     Authors are held to the quotas below (docs/deploy.md, "Quotas"): over one, an upload is
     refused with 429 and what to do.
     """
-    import uvicorn
-
-    from ..web import WebSettings, create_app
+    from ..web import create_app
+    from ..web.server import serve as run_server
 
     settings = WebSettings(runs_dir=runs_dir, uploads_dir=runs_dir / "uploads", secure_cookies=secure_cookies,
-                           worker=not no_worker, **quotas)
+                           worker=not no_worker, public_url=public_url, proxies=proxies,
+                           sign_in_concurrency=sign_in_concurrency, max_header_bytes=max_header_bytes,
+                           header_timeout=header_timeout, max_connections=max_connections, **quotas)
     click.echo(f"Arena on http://{host}:{port}/ (API: /api/v1/, schema: /api/v1/openapi.json)")
-    uvicorn.run(create_app(store, settings), host=host, port=port, log_level="warning", proxy_headers=False)
+    run_server(create_app(store, settings), host, port)

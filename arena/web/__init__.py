@@ -4,15 +4,30 @@ One ASGI app (FastAPI, server-rendered Jinja2 pages, a little JavaScript); every
 JSON twin under ``/api/v1/`` (``docs/api.md``). The app is made by :func:`create_app`; each
 area is one module with its pages and its API side by side:
 
-- ``auth.py``: who is asking (session cookie or API token), sign in and out, CSRF;
+- ``auth.py``: who is asking (session cookie or API token), sign in and out, CSRF and Origin;
+- ``throttle.py``: the sign-in and token throttles, the cap on password checks;
 - ``leagues.py``: leagues, leaderboards, and the admin's league commands;
 - ``bots.py``: bot pages (rating history, head to head, failures), retiring a bot;
 - ``games.py``: matches, games, the replay viewer, live games, captured output;
-- ``submissions.py`` (and ``uploads.py``): bot uploads, built and checked in the background.
+- ``submissions.py`` (and ``uploads.py``): bot uploads, built and checked in the background;
+- ``settings.py``: the server's settings; ``server.py``: uvicorn, with its limits on requests.
 
 Who may see what (hidden cards, a bot's output) is decided in one place: ``access.py``.
 """
 
-from .app import WebSettings, create_app
+from __future__ import annotations
+
+from typing import Any
+
+from .settings import WebSettings
 
 __all__ = ["WebSettings", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    # the app (FastAPI and the rest) loads on first use: `arena serve`'s options need only the settings
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(name)

@@ -3,26 +3,25 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from referee import limits
-
 from ..league import LeagueError, NotAllowed
 from ..store import Store
 from . import auth, bots, games, leagues, submissions
 from .auth import NotSignedIn
+from .settings import WebSettings
+from .throttle import Guard
 
 HERE = Path(__file__).parent
 API = "/api/v1"
@@ -34,20 +33,10 @@ HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", 
            "referrer-policy": "same-origin"}
 
 
-@dataclass(frozen=True)
-class WebSettings:
-    runs_dir: Path = Path("runs")  # where leagues run from the server keep their records
-    uploads_dir: Path = Path("runs/uploads")  # unpacked submissions, until they are built
-    secure_cookies: bool = False  # set behind HTTPS
-    worker: bool = True  # build and check submissions in this process
-    # quotas (defaults in referee/limits.py, "Quotas of a server"; docs/deploy.md): refused with 429
-    unpacks_at_once: int = limits.UNPACKS_AT_ONCE  # uploads unpacked at once; the others wait
-    unpack_wait_s: float = limits.UNPACK_WAIT_S  # for an unpack slot, then 429
-    uploads_in_flight_mb: int = limits.UPLOADS_IN_FLIGHT_MB  # unpacked, not yet built: every author's
-    queued_per_author: int = limits.QUEUED_PER_AUTHOR  # submissions not finished yet
-    submissions_per_day: int = limits.SUBMISSIONS_PER_DAY  # in any 24 hours
-    builds_at_once: int = limits.BUILDS_AT_ONCE  # builds and checks at once; an author's take all but one
-    build_seconds: float = limits.BUILD_TIMEOUT_S  # one submission's build, then refused
+class Arena(FastAPI):
+    def build_middleware_stack(self) -> ASGIApp:
+        # outermost, so that the 500 Starlette's ServerErrorMiddleware sends carries them too
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
@@ -61,18 +50,18 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
             yield
         finally:
             submissions.stop_worker(app)
+            app.state.guard.gate.close()
 
-    app = FastAPI(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=f"{API}/openapi.json",
-                  description="Leagues, leaderboards, bots, games and submissions of an Arena server.")
+    app = Arena(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
+                openapi_url=f"{API}/openapi.json",
+                description="Leagues, leaderboards, bots, games and submissions of an Arena server.")
     app.state.store = store
     app.state.settings = settings
+    app.state.guard = Guard(settings.throttles, settings.sign_in_concurrency)
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                      undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-
-    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(NotSignedIn)
     async def not_signed_in(request: Request, _exc: NotSignedIn) -> Response:
@@ -96,8 +85,26 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        # a path that names nothing (an id out of range, a word for a number) is not found
+        if path := next((e for e in exc.errors() if e["loc"][:1] == ("path",)), None):
+            what = str(path["loc"][-1]).removesuffix("_id").strip("_").replace("_", " ")
+            return await http_error(request, HTTPException(404, f"no {what} {str(path.get('input'))[:40]}"))
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
         return await http_error(request, HTTPException(422, problems or "malformed request"))
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # sent by Starlette's ServerErrorMiddleware, which logs the exception; nothing of it is shown
+        # (and closes the connection after it, as uvicorn will: the client must not reuse it)
+        message, close = "the server failed to answer this request (its log says why)", {"connection": "close"}
+        if is_api(request):
+            return JSONResponse({"detail": message}, status_code=500, headers=close)
+        try:  # without the store, which may be what failed
+            return request.app.state.templates.TemplateResponse(
+                request, "error.html", {"account": None, "status": 500, "message": message}, status_code=500,
+                headers=close)
+        except Exception:
+            return PlainTextResponse(message, status_code=500, headers=close)
 
     @app.get("/", include_in_schema=False)
     def home() -> Response:
@@ -150,10 +157,10 @@ def _quote(path: str) -> str:
 
 def render(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
     """A page: ``template`` with ``context``, plus who is asking (``account``) for the header."""
-    from .auth import viewer
+    from .auth import identify
 
     try:
-        account = viewer(request)
+        account = identify(request)
     except HTTPException:
         account = None
     return request.app.state.templates.TemplateResponse(

@@ -12,9 +12,9 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import BaseModel, Field
@@ -27,8 +27,9 @@ from ..league.standings import standings
 from ..league.stats import bot_in_league
 from ..store import Bot, Entry, League, User
 from . import access
-from .auth import SignedIn, Viewer, check_csrf
+from .auth import SignedIn, Viewer
 from .charts import rating_chart
+from .ids import Id
 from .leagues import Moment
 
 router = APIRouter()
@@ -240,7 +241,7 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
 
 
 @router.get("/api/v1/bots/{bot_id}", tags=["bots"], response_model=BotOut)
-def api_bot(request: Request, bot_id: int, league: str | None = None) -> Response:
+def api_bot(request: Request, bot_id: Id, league: str | None = None) -> Response:
     """A bot version: its details, its standing in each league it entered, and, for ``league``
     (by default the one it has played most in), its rating history, head to head against every
     opponent, recent matches and failure reasons."""
@@ -249,7 +250,7 @@ def api_bot(request: Request, bot_id: int, league: str | None = None) -> Respons
 
 
 @router.post("/api/v1/bots/{bot_id}/retire", tags=["bots"])
-def api_retire(request: Request, account: SignedIn, bot_id: int) -> Retired:
+def api_retire(request: Request, account: SignedIn, bot_id: Id) -> Retired:
     """Retires the bot (its owner only; an admin for a bot registered on the command line): it
     plays no new match; its games and ratings stay."""
     bot = _retire(request, account, bot_id)
@@ -264,7 +265,7 @@ def _retire(request: Request, account: Account, bot_id: int) -> Bot:
 
 
 @router.get("/bots/{bot_id}", include_in_schema=False)
-def bot_page(request: Request, account: Viewer, bot_id: int, league: str | None = None) -> Response:
+def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
     from .app import render
 
     data, bot, details = bot_page_data(request, bot_id, league)
@@ -274,7 +275,6 @@ def bot_page(request: Request, account: Viewer, bot_id: int, league: str | None 
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)
-def retire_form(request: Request, account: SignedIn, bot_id: int, csrf: Annotated[str, Form()] = "") -> Response:
-    check_csrf(account, csrf)
+def retire_form(request: Request, account: SignedIn, bot_id: Id) -> Response:
     _retire(request, account, bot_id)
     return RedirectResponse(f"/bots/{bot_id}", status_code=303)

@@ -43,6 +43,7 @@ from ..league import cycles, get_league, live
 from ..store import Bot, Game, League, LiveMatch, Match, User
 from . import access
 from .auth import Viewer
+from .ids import Id, Number
 
 router = APIRouter()
 API = "/api/v1"
@@ -483,7 +484,7 @@ StepQuery = Annotated[int | None, Query(description="one step only (0 is the fir
 
 
 @router.get(API + "/matches/{match_id}", tags=["games"], response_model=MatchOut)
-def api_match(request: Request, response: Response, match_id: int, account: Viewer) -> dict[str, Any]:
+def api_match(request: Request, response: Response, match_id: Id, account: Viewer) -> dict[str, Any]:
     """A stored match: its league, round, bots, and every game's scores, ranks and failures
     (before its duplicate cycle is stored: to the owners of its bots only)."""
     with request.app.state.store() as session:
@@ -495,7 +496,7 @@ def api_match(request: Request, response: Response, match_id: int, account: View
 
 @router.get(API + "/matches/{match_id}/output/{bot_index}", tags=["games"], response_class=PlainTextResponse,
             responses={404: {"description": "no such output, or not yours: the same answer"}})
-def api_output(request: Request, match_id: int, bot_index: int, account: Viewer) -> Response:
+def api_output(request: Request, match_id: Id, bot_index: Number, account: Viewer) -> Response:
     """What bot ``bot_index`` of the match (its place in the match, 0 first) printed, as plain
     text: to the bot's owner only; anyone else gets 404, as if there were none."""
     missing = HTTPException(404, f"no output of bot {bot_index} in match {match_id}")
@@ -518,7 +519,7 @@ def api_output(request: Request, match_id: int, bot_index: int, account: Viewer)
 
 
 @router.get(API + "/games/{game_id}", tags=["games"], response_model=GameOut)
-def api_game(request: Request, game_id: int, account: Viewer) -> dict[str, Any]:
+def api_game(request: Request, game_id: Id, account: Viewer) -> dict[str, Any]:
     """A stored game: its seats (bots, owners, scores, ranks, failures), what you may see of it."""
     with request.app.state.store() as session:
         info = stored_game(session, game_id)
@@ -527,7 +528,7 @@ def api_game(request: Request, game_id: int, account: Viewer) -> dict[str, Any]:
 
 @router.get(API + "/games/{game_id}/replay", tags=["games"], response_model=ReplayOut,
             responses={403: {"description": "a seat's view or the full table you may not see yet"}})
-def api_replay(request: Request, game_id: int, account: Viewer, seat: SeatQuery = None,
+def api_replay(request: Request, game_id: Id, account: Viewer, seat: SeatQuery = None,
                step: StepQuery = None) -> Response:
     """Every step of the game as ``seat`` saw it, or as the full table (``all``, once the game
     is over)."""
@@ -550,7 +551,7 @@ LIVE_GAME = "/leagues/{name}/live/{round_}/{table}/games/{index}"
 
 
 @router.get(API + LIVE_GAME, tags=["games"], response_model=GameOut)
-def api_live_game(request: Request, name: str, round_: int, table: str, index: int, account: Viewer) -> Response:
+def api_live_game(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer) -> Response:
     """A game of a match being played (once the match is stored: a redirect to its game)."""
     with request.app.state.store() as session:
         try:
@@ -563,7 +564,7 @@ def api_live_game(request: Request, name: str, round_: int, table: str, index: i
 
 @router.get(API + LIVE_GAME + "/replay", tags=["games"], response_model=ReplayOut,
             responses={403: {"description": "a seat's view or the full table you may not see yet"}})
-def api_live_replay(request: Request, name: str, round_: int, table: str, index: int, account: Viewer,
+def api_live_replay(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer,
                     seat: SeatQuery = None, step: StepQuery = None) -> Response:
     """A running game so far, as ``seat`` saw it: to the owner of that seat's bot only until the
     game is over. The full table is refused to everyone while it is played."""
@@ -587,7 +588,7 @@ def _render(request: Request, template: str, context: dict[str, Any], private: b
 
 
 @router.get("/matches/{match_id}", include_in_schema=False)
-def match_page(request: Request, match_id: int, account: Viewer) -> Response:
+def match_page(request: Request, match_id: Id, account: Viewer) -> Response:
     with request.app.state.store() as session:
         data, league = match_out(session, match_id, account)
     names = {b["bot_id"]: f"{b['bot']}@{b['version']}" for b in data["bots"]}
@@ -596,7 +597,7 @@ def match_page(request: Request, match_id: int, account: Viewer) -> Response:
 
 
 @router.get("/games/{game_id}", include_in_schema=False)
-def game_page(request: Request, game_id: int, account: Viewer, seat: str | None = None,
+def game_page(request: Request, game_id: Id, account: Viewer, seat: str | None = None,
               step: int | None = None) -> Response:
     with request.app.state.store() as session:
         info = stored_game(session, game_id)
@@ -612,7 +613,7 @@ def live_page(request: Request, name: str, account: Viewer) -> Response:
 
 
 @router.get(LIVE_GAME, include_in_schema=False)
-def live_game_page(request: Request, name: str, round_: int, table: str, index: int, account: Viewer,
+def live_game_page(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer,
                    seat: str | None = None, step: int | None = None) -> Response:
     with request.app.state.store() as session:
         try:

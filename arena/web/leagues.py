@@ -36,7 +36,7 @@ from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
 from ..league.standings import NEW_DAYS, Standings, standings
 from ..store import Game, League, Match, Store
 from ..store.models import now
-from .auth import Admin, Viewer, check_csrf
+from .auth import Admin, Viewer
 from .charts import interval_bars
 
 router = APIRouter()
@@ -433,12 +433,10 @@ def _settings_lines(text: str) -> dict[str, str]:
 
 
 @router.post("/leagues", include_in_schema=False)
-def create_form(request: Request, account: Admin, csrf: Annotated[str, Form()] = "",
-                name: Annotated[str, Form()] = "", game: Annotated[str, Form()] = "",
+def create_form(request: Request, account: Admin, name: Annotated[str, Form()] = "", game: Annotated[str, Form()] = "",
                 players: Annotated[int, Form()] = 0, settings: Annotated[str, Form()] = "",
                 deals: Annotated[int, Form()] = 1, decision_ms: Annotated[int, Form()] = 1000,
                 bank_ms: Annotated[int, Form()] = 10_000, failures: Annotated[str, Form()] = "last") -> Response:
-    check_csrf(account, csrf)
     try:
         body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
                             decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)  # type: ignore[arg-type]
@@ -449,9 +447,8 @@ def create_form(request: Request, account: Admin, csrf: Annotated[str, Form()] =
 
 
 @router.post("/leagues/{name}/run", include_in_schema=False)
-def run_form(request: Request, account: Admin, name: str, csrf: Annotated[str, Form()] = "",
-             rounds: Annotated[int, Form()] = 1, jobs: Annotated[int, Form()] = 1) -> Response:
-    check_csrf(account, csrf)
+def run_form(request: Request, account: Admin, name: str, rounds: Annotated[int, Form()] = 1,
+             jobs: Annotated[int, Form()] = 1) -> Response:
     try:
         body = RunRequest(rounds=rounds, jobs=jobs)
     except ValueError as exc:

@@ -42,7 +42,7 @@ from .uploads import MiB, UploadRefused
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from .app import WebSettings
+    from .settings import WebSettings
 
 DAY = timedelta(hours=24)
 RETRY_QUEUE_S = 60  # Retry-After when the server's queue is full: a build takes minutes

@@ -35,7 +35,8 @@ from ..submissions import (
     requeue_unfinished,
     run_submission,
 )
-from .auth import SignedIn, check_csrf
+from .auth import SignedIn, Uploader, check_csrf
+from .ids import Id
 from .quotas import quotas_of
 from .uploads import LIMITS, MiB, Received, UploadRefused, drain, receive_upload, unpack
 
@@ -212,7 +213,7 @@ async def _upload(request: Request, account: Account) -> Submission:
              responses={400: {"description": "a refused archive or bot.toml"}, 403: {"description": "the bot name "
                         "is another's"}, 409: {"description": "that version exists"},
                         413: {"description": "too large"}})
-async def submit(request: Request, account: SignedIn) -> Response:
+async def submit(request: Request, account: Uploader) -> Response:
     """Upload a bot folder (multipart: ``archive``, ``leagues`` repeated, ``retire_previous``) to
     be built, checked and entered in the leagues; answers the submission, queued."""
     # async, unlike the other endpoints: it reads the body itself, counting the bytes as they come
@@ -227,7 +228,7 @@ def my_submissions(request: Request, account: SignedIn) -> list[SubmissionSummar
 
 
 @router.get(API + "/{submission_id}", tags=["submissions"])
-def one_submission(request: Request, submission_id: int, account: SignedIn) -> SubmissionOut:
+def one_submission(request: Request, submission_id: Id, account: SignedIn) -> SubmissionOut:
     """One of your submissions, with its build log and check report so far."""
     return _full(_own(request.app.state.store, account, submission_id))
 
@@ -252,7 +253,7 @@ def submit_page(request: Request, account: SignedIn) -> Response:
 
 
 @router.post("/submit", include_in_schema=False)
-async def submit_form(request: Request, account: SignedIn) -> Response:
+async def submit_form(request: Request, account: Uploader) -> Response:
     try:
         row = await _upload(request, account)
     except HTTPException as exc:
@@ -274,7 +275,7 @@ def submissions_page(request: Request, account: SignedIn) -> Response:
 
 
 @router.get("/submissions/{submission_id}", include_in_schema=False)
-def submission_page(request: Request, submission_id: int, account: SignedIn) -> Response:
+def submission_page(request: Request, submission_id: Id, account: SignedIn) -> Response:
     from .app import render
 
     return render(request, "submission.html", {"s": _full(_own(request.app.state.store, account, submission_id))})

@@ -5,6 +5,7 @@ filled by a real small league played in containers; real HTTP (httpx) and a real
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -12,16 +13,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import uvicorn
+from fastapi.routing import APIRoute
 from sqlalchemy import select, update
 
-from arena.accounts import add_user
+from arena.accounts import Account, add_user, open_session
 from arena.league.runner import run_league
 from arena.store import Bot, Store, User, open_store
 from arena.web import WebSettings, create_app
+from arena.web.auth import COOKIE
+from arena.web.server import config as server_config
 
 from ..docker_fixtures import ROOT, docker_client, sample_images  # noqa: F401 - fixtures
 from ..league.helpers import league_of_samples
@@ -35,11 +40,12 @@ OWNERS = {"random": "alice", "first-legal": "alice", "prohis-heuristic": "bob"}
 
 @contextmanager
 def live_server(app) -> Iterator[str]:
-    """Serves ``app`` on a free port of 127.0.0.1 until the block ends; yields its base URL."""
+    """Serves ``app`` on a free port of 127.0.0.1 until the block ends, as ``arena serve`` does
+    (its HTTP limits included); yields its base URL."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(server_config(app, port=port, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -65,11 +71,51 @@ class Site:
     tokens: dict[str, str] = field(default_factory=dict)  # user name -> API token
     bots: dict[str, int] = field(default_factory=dict)  # bot name -> id (the league's entrants)
     league: str = "web"
+    app: Any = None  # the app served, when a test made it
 
     def client(self, user: str | None = None) -> httpx.Client:
         """An HTTP client, with ``user``'s API token when given."""
         headers = {"Authorization": f"Bearer {self.tokens[user]}"} if user else {}
         return httpx.Client(base_url=self.url, headers=headers, timeout=60, follow_redirects=False)
+
+    @contextmanager
+    def browser(self, user: str | None = None, form: bool = True) -> Iterator[httpx.Client]:
+        """An HTTP client as a browser on this site's pages is: cookies, and the site's origin
+        on every request; signed in as ``user`` when given: through /login, or (``form`` False)
+        with a session opened in the store, without the second of argon2 a sign-in costs."""
+        with httpx.Client(base_url=self.url, headers={"Origin": self.url}, timeout=60,
+                          follow_redirects=False) as client:
+            if user and form:
+                reply = log_in(client, user)
+                assert reply.status_code == 303 and "failed" not in reply.headers["location"], reply.text
+            elif user:
+                with self.store() as session:
+                    row = session.scalar(select(User).where(User.name == user))
+                    account = Account(row.id, row.name, row.is_admin)
+                client.cookies.set(COOKIE, open_session(self.store, account)[0])
+            yield client
+
+
+def log_in(client: httpx.Client, name: str, password: str | None = None, next: str = "/") -> httpx.Response:  # noqa: A002
+    """Signs ``client`` in through the sign-in page's form; returns the form's answer."""
+    page = client.get("/login")
+    token = re.search(r'id="login-csrf" value="([^"]+)"', page.text)[1]
+    return client.post("/login", data={"name": name, "password": PASSWORD[name] if password is None else password,
+                                       "next": next, "csrf": token})
+
+
+def app_routes(app=None) -> list[tuple[str, APIRoute]]:
+    """Every API route of the app (its pages too) with its full path."""
+    from fastapi.routing import iter_route_contexts
+
+    app = app or create_app(None, WebSettings(worker=False))  # only its routes are read
+    return [(context.path, context.original_route) for context in iter_route_contexts(app.routes)
+            if isinstance(context.original_route, APIRoute)]
+
+
+def csrf_of(page: str) -> str:
+    """The CSRF token of a page's forms."""
+    return re.search(r'name="csrf" value="([^"]+)"', page)[1]
 
 
 def add_users(store: Store) -> dict[str, str]:
@@ -99,14 +145,23 @@ def league_site(docker_client, sample_images, tmp_path_factory) -> Iterator[Site
         yield Site(url, store, root / "runs", tokens, bots)
 
 
+@contextmanager
+def new_site(root: Path, **settings) -> Iterator[Site]:
+    """A server on a new store in ``root`` with the three users and nothing else (no Docker
+    needed), with ``settings`` (of WebSettings) besides the usual ones."""
+    store = open_store(f"sqlite:///{root}/arena.db")
+    tokens = add_users(store)
+    app = create_app(store, WebSettings(runs_dir=root / "runs", uploads_dir=root / "uploads", worker=False,
+                                        **settings))
+    with live_server(app) as url:
+        yield Site(url, store, root / "runs", tokens, app=app)
+
+
 @pytest.fixture
 def empty_site(tmp_path) -> Iterator[Site]:
     """A server on a new store with the three users and nothing else (no Docker needed)."""
-    store = open_store(f"sqlite:///{tmp_path}/arena.db")
-    tokens = add_users(store)
-    app = create_app(store, WebSettings(runs_dir=tmp_path / "runs", uploads_dir=tmp_path / "uploads", worker=False))
-    with live_server(app) as url:
-        yield Site(url, store, tmp_path / "runs", tokens)
+    with new_site(tmp_path) as site:
+        yield site
 
 
 # -- the browser --------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import re
 from arena.accounts import check_password, issue_token, revoke_tokens
 from arena.store import ApiToken
 
-from .conftest import PASSWORD, sign_in, wait_for
+from .conftest import PASSWORD, csrf_of, log_in, sign_in, wait_for
 
 
 def test_a_token_says_who_is_asking(empty_site):
@@ -48,27 +48,26 @@ def test_passwords_are_argon2id_hashes(empty_site):
 
 
 def test_signing_in_sets_an_http_only_session_cookie_and_signing_out_needs_the_csrf_token(empty_site):
-    with empty_site.client() as browser:
-        wrong = browser.post("/login", data={"name": "alice", "password": "nope", "next": "/leagues"})
+    with empty_site.browser() as browser:
+        wrong = log_in(browser, "alice", "nope", next="/leagues")
         assert wrong.status_code == 303 and "failed=1" in wrong.headers["location"]
-        reply = browser.post("/login", data={"name": "alice", "password": PASSWORD["alice"], "next": "/leagues"})
+        reply = log_in(browser, "alice", next="/leagues")
         assert reply.status_code == 303 and reply.headers["location"] == "/leagues"
-        cookie = reply.headers["set-cookie"].lower()
+        cookie = next(c for c in reply.headers.get_list("set-cookie") if c.startswith("arena_session=")).lower()
         assert "httponly" in cookie and "samesite=lax" in cookie
         assert browser.get("/api/v1/me").json()["name"] == "alice"  # the session works for the API too
         refused = browser.post("/logout", data={"csrf": "forged"})
         assert refused.status_code == 403 and browser.get("/api/v1/me").status_code == 200
-        page = browser.get("/login").text
-        csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        csrf = csrf_of(browser.get("/leagues").text)
         assert browser.post("/logout", data={"csrf": csrf}).status_code == 303
         browser.cookies.clear()
         assert browser.get("/api/v1/me").status_code == 401
 
 
 def test_sign_in_never_redirects_off_the_site(empty_site):
-    with empty_site.client() as browser:
+    with empty_site.browser() as browser:
         for target in ("https://evil.example/", "//evil.example/", "/\\evil.example"):
-            reply = browser.post("/login", data={"name": "bob", "password": PASSWORD["bob"], "next": target})
+            reply = log_in(browser, "bob", next=target)
             assert reply.headers["location"] == "/", target
 
 

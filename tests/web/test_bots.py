@@ -14,7 +14,7 @@ from arena.league.standings import leaderboard
 from arena.store import Bot, Game, League, Match, Rating, RatingHistory, User
 
 from ..league.crafted import crafted_league
-from .conftest import PASSWORD
+from .conftest import log_in
 
 
 def stored_games(store, league: str) -> list[tuple[int, list[int], list[int], list[str]]]:
@@ -146,12 +146,12 @@ def test_the_retire_button_is_the_owners_and_needs_the_csrf_token(league_site):
     ids = crafted_league(store, "buttons", ("bobs-one", "bobs-two", "nobodys"), [([0, 1, 2], [1, 2, 3], ["", "", ""])])
     with store() as session, session.begin():
         session.get(Bot, ids[0]).owner_id = owner_id(store, "bob")
-    with league_site.client() as browser:
+    with league_site.browser() as browser:
         assert 'id="retire-form"' not in browser.get(f"/bots/{ids[0]}").text  # anonymous
-        browser.post("/login", data={"name": "alice", "password": PASSWORD["alice"], "next": "/"})
+        log_in(browser, "alice")
         assert 'id="retire-form"' not in browser.get(f"/bots/{ids[0]}").text  # not hers
         browser.cookies.clear()
-        browser.post("/login", data={"name": "bob", "password": PASSWORD["bob"], "next": "/"})
+        log_in(browser, "bob")
         page = browser.get(f"/bots/{ids[0]}").text
         assert 'id="retire-form"' in page
         csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)

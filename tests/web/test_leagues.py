@@ -14,7 +14,6 @@ from arena.league import join_league, retire_bot
 from arena.league.standings import leaderboard
 
 from ..league.crafted import crafted_league, register
-from .conftest import PASSWORD
 
 HOSTILE = "<script>alert(1)</script>"
 COLUMNS = ("rank", "bot", "version", "author", "language", "exposure", "mu", "sigma", "upper", "games", "wins",
@@ -165,8 +164,7 @@ def test_creating_a_league_refuses_bad_input(league_site):
 
 
 def test_an_admins_browser_creates_a_league_with_the_form_and_its_csrf_token(league_site):
-    with league_site.client() as browser:
-        browser.post("/login", data={"name": "admin", "password": PASSWORD["admin"], "next": "/leagues"})
+    with league_site.browser("admin") as browser:
         page = browser.get("/leagues").text
         assert 'id="create-league-form"' in page
         csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)

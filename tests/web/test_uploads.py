@@ -26,7 +26,7 @@ from arena.web import WebSettings, create_app
 from arena.web.uploads import UploadLimits, UploadRefused, _Entry, _Unpacker, pack_folder, unpack
 from referee import limits
 
-from .conftest import PASSWORD, Site, add_users, live_server
+from .conftest import Site, add_users, live_server
 
 MiB = 2**20
 TOML = b'name = "uploaded"\nversion = "1"\nlanguage = "python"\nauthor = "Ada"\n'
@@ -348,8 +348,7 @@ def test_pack_folder_packs_what_the_server_unpacks_and_refuses_what_it_refuses(t
 
 
 def test_the_upload_form_needs_its_csrf_token_and_shows_why_an_archive_is_refused(site):
-    with httpx.Client(base_url=site.url) as browser:
-        browser.post("/login", data={"name": "alice", "password": PASSWORD["alice"], "next": "/submit"})
+    with site.browser("alice") as browser:
         page = browser.get("/submit").text
         csrf = re.search(r'name="csrf" value="([^"]+)"', page)[1]
         files = {"archive": ("bot.tar.gz", tgz((info("../x", size=1), b"x")), "application/gzip")}
