@@ -19,7 +19,6 @@ from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
 from sqlalchemy import select, update
 
 from arena.store import Submission, User, open_store
@@ -27,7 +26,7 @@ from arena.store.models import now
 from arena.submissions import next_queued
 from arena.web import WebSettings, create_app
 
-from .conftest import PASSWORD, Site, add_users, live_server
+from .conftest import Site, add_users, csrf_of, live_server
 
 MiB = 2**20
 DOCKERFILE = b"ARG BASE\nFROM ${BASE}\nCOPY bot.py /bot/bot.py\n"
@@ -97,9 +96,8 @@ def test_an_author_has_at_most_so_many_submissions_not_finished(tmp_path):
 
 
 def _form_post(site: Site, user: str, data: bytes):
-    with httpx.Client(base_url=site.url) as browser:
-        browser.post("/login", data={"name": user, "password": PASSWORD[user], "next": "/submit"})
-        csrf = re.search(r'name="csrf" value="([^"]+)"', browser.get("/submit").text)[1]
+    with site.browser(user) as browser:
+        csrf = csrf_of(browser.get("/submit").text)
         return browser.post("/submit", data={"csrf": csrf}, files={"archive": ("bot.tar.gz", data)})
 
 
