@@ -205,3 +205,29 @@ def test_arena_replay_prints_the_game_and_checks_it(tmp_path):
     junk.write_text("hello\n")
     bad = runner.invoke(arena, ["replay", str(junk)])
     assert bad.exit_code == 1 and "not JSON" in bad.output
+
+
+def test_arena_replay_check_fails_a_record_cut_at_a_line_end(tmp_path):
+    """A record cut after any whole line is not a game record that checks: its last line, the
+    result, is missing (or decisions are, before it). --no-check prints what is there."""
+    runner = CliRunner()
+    played = runner.invoke(arena, ["match", "--game", "prohis", "--games", "1", "--out", str(tmp_path),
+                                   "--bot", "a=builtin:heuristic", "--bot", "b=builtin:random",
+                                   "--bot", "c=builtin:random"])
+    assert played.exit_code == 0, played.output
+    lines = (tmp_path / "game-000.jsonl").read_text().splitlines(keepends=True)
+    for keep in (len(lines) - 1, len(lines) // 2, 1):  # before the result, mid-game, the header alone
+        cut = tmp_path / f"cut-{keep}.jsonl"
+        cut.write_text("".join(lines[:keep]))
+        checked = runner.invoke(arena, ["replay", str(cut)])
+        assert checked.exit_code == 1, (keep, checked.output)
+        assert f"the record ends after {keep - 1} decision(s) without its result line: it was cut short" \
+            in checked.output, checked.output
+        unchecked = runner.invoke(arena, ["replay", str(cut), "--no-check"])
+        assert unchecked.exit_code == 0 and "(the record ends before the game did)" in unchecked.output
+    # decisions cut from before the result line: the game does not end where the record says it does
+    holed = tmp_path / "holed.jsonl"
+    holed.write_text("".join([*lines[:-3], lines[-1]]))
+    checked = runner.invoke(arena, ["replay", str(holed)])
+    assert checked.exit_code == 1 and "replaying them does not end the game: decisions are missing" \
+        in checked.output, checked.output
