@@ -77,4 +77,56 @@ def launch(spec: MatchSpec, out_dir: Path, cpu: str | None = None, echo: bool = 
         tail = "\n".join((proc.stderr or "").strip().splitlines()[-STDERR_LINES:])
         raise RefereeFailed(f"the referee of {checked.match_id} failed (exit status {proc.returncode}); "
                             f"see {out_dir}" + (f"\n{tail}" if tail else ""))
-    return MatchResult(checked, out_dir, json.loads(result_path.read_text()), started_at, seconds)
+    return MatchResult(checked, out_dir, read_result(checked, out_dir), started_at, seconds)
+
+
+def read_result(spec: MatchSpec, out_dir: Path) -> dict[str, Any]:
+    """The ``result.json`` a referee wrote for ``spec``, checked for what its readers take from it
+    (a game per game of the spec, each with its seats, scores, ranks, failures and record, and
+    each bot's totals); :class:`RefereeFailed` when it cannot be read, naming the match and why."""
+    path = out_dir / "result.json"
+    try:
+        data = json.loads(path.read_text())
+        problem = result_problem(spec, data)
+    except OSError as exc:
+        problem = exc.strerror or str(exc)
+    except UnicodeDecodeError:
+        problem = "it is not UTF-8 text"
+    except json.JSONDecodeError as exc:
+        problem = f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+    except RecursionError:
+        problem = "not JSON: nested too deep"
+    if problem:
+        raise RefereeFailed(f"the referee of {spec.match_id} wrote a result.json that cannot be read ({problem}); "
+                            f"see {out_dir}")
+    return data
+
+
+GAME_KEYS = {"index": int, "seed": int, "deal": str, "bots": list, "scores": list, "ranks": list, "failures": list,
+             "record": str}
+
+
+def result_problem(spec: MatchSpec, data: Any) -> str:
+    """What is wrong with a match's result, for its readers (the league runner stores each game
+    from it); "" when nothing."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    games, totals = data.get("games"), data.get("totals")
+    if not isinstance(games, list) or not isinstance(totals, list):
+        return "no list of games or of totals"
+    if len(games) != spec.games:
+        return f"{len(games)} game(s), the match has {spec.games}"
+    timings = data.get("timings", {})
+    if not isinstance(timings, dict) or not all(isinstance(v, int | float) for v in timings.values()):
+        return "its timings are not numbers"
+    bots = len(spec.bots)
+    if len(totals) != bots or not all(isinstance(t, dict) and isinstance(t.get("restarts"), int) for t in totals):
+        return f"the totals are not those of {bots} bots"
+    for number, game in enumerate(games):
+        if not isinstance(game, dict) or any(not isinstance(game.get(key), kind) for key, kind in GAME_KEYS.items()):
+            return f"game {number} lacks one of {', '.join(GAME_KEYS)}"
+        seats = game["bots"]
+        if not seats or any(not isinstance(b, int) or not 0 <= b < bots for b in seats) \
+                or not len(game["scores"]) == len(game["ranks"]) == len(game["failures"]) == len(seats):
+            return f"game {number}'s seats, scores, ranks and failures do not match"
+    return ""

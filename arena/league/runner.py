@@ -117,11 +117,24 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         if todo:
             with_store(store, lambda: live.ended(store, league_id))
     if referee_failures:
-        raise referee_failures[0]
+        raise failed_matches(referee_failures, len(todo))
     t_ratings = time.perf_counter()
     with_store(store, lambda: rebuild_ratings(store, name))
     timings["ratings"] = time.perf_counter() - t_ratings
     return RunSummary(len(todo), games_run, failures, len(slots) - len(todo), time.monotonic() - start, timings)
+
+
+def failed_matches(failures: list[RefereeFailed], matches: int) -> RefereeFailed:
+    """One error for the matches of a run whose referee failed (each one's own sentence, the first
+    few): none of them is stored, so the next run plays them again."""
+    shown = "\n".join(f"- {failure}" for failure in failures[:FAILURES_SHOWN])
+    more = f"\n- and {len(failures) - FAILURES_SHOWN} more" if len(failures) > FAILURES_SHOWN else ""
+    again = "it" if len(failures) == 1 else "them"
+    return RefereeFailed(f"{len(failures)} of {matches} match(es) failed (none is stored: the next run plays {again} "
+                         f"again):\n{shown}{more}")
+
+
+FAILURES_SHOWN = 5
 
 
 def playing(league: League) -> dict[int, Bot]:
