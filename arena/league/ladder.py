@@ -21,7 +21,6 @@ bot retired while the ladder runs plays no match started after that.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections import deque
@@ -37,8 +36,8 @@ from referee import MatchResult, RefereeFailed
 from referee.spec import derive_secret
 from referee.textlog import printable
 
-from ..store import Bot, Entry, Game, League, LiveMatch, Match, Rating, RatingHistory, Store
-from . import LeagueError, get_league, live
+from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
+from . import LeagueError, get_league, lease, live
 from .executor import Executor, LocalExecutor, MatchJob
 from .matchmaking import Candidate, pick_table
 from .ratings import ENV, BotRating, RatedGame, rate
@@ -94,11 +93,14 @@ def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | 
     """
     ladder = _Ladder(store, name, jobs, runs_dir, until,
                      None if duration is None else time.monotonic() + duration, progress, executor or LocalExecutor())
-    # what `arena league status` measures "left" against: GAMES, the deadline, or no end
-    deadline = None if duration is None else datetime.now(UTC) + timedelta(seconds=duration)
-    remember_run(store, ladder.league.id, {"until": until} if until is not None else
-                 {"deadline": deadline.isoformat(timespec="seconds")} if deadline is not None else {})
-    return ladder.run()
+    with ladder.lease:
+        # what `arena league status` measures "left" against: GAMES, the deadline, or no end
+        deadline = None if duration is None else datetime.now(UTC) + timedelta(seconds=duration)
+        remember_run(store, ladder.league.id, {"until": until} if until is not None else
+                     {"deadline": deadline.isoformat(timespec="seconds")} if deadline is not None else {})
+        status = ladder.run()
+        ladder.lease.check()
+        return status
 
 
 def ratings_current(session: Any, league_id: int, failures: str) -> bool:
@@ -133,8 +135,17 @@ class _Ladder:
             self.bots: dict[int, Bot] = {e.bot.id: e.bot for e in league.entries}
         self.k = league.players
         self.per_match = games_per_match(self.k, self.options)
+        self.lease = lease.acquire(store, league.id, name, "ladder run")  # one runner per ladder
+        try:
+            self._prepare()
+        except BaseException:
+            self.lease.release(wait=False)
+            raise
+
+    def _prepare(self) -> None:
+        """What the runner reads and mends before it plays, holding the lease."""
+        store, name, league = self.store, self.name, self.league
         live.clear_stale(store, league.id)
-        self._refuse_a_second_runner()
         with store() as session:
             current = ratings_current(session, league.id, self.options.failures)
         if not current:  # e.g. a store copied mid-way, or games stored by an older Arena
@@ -148,18 +159,6 @@ class _Ladder:
         self.referee_failures_in_row = 0
 
     # -- reading the store ---------------------------------------------------------------------
-    def _refuse_a_second_runner(self) -> None:
-        """Two runners of one ladder would be correct (each match's ratings are computed in its
-        transaction) but would pick the same cycles: refuse one of this host that plays it now."""
-        with self.store() as session:
-            rows = session.scalars(select(LiveMatch).where(LiveMatch.league_id == self.league.id,
-                                                           LiveMatch.host == live.HOST,
-                                                           LiveMatch.pid != os.getpid())).all()
-        others = live.running(rows)
-        if others:
-            raise LeagueError(f"ladder {printable(self.name)} is being run by process {others[0].pid}: "
-                              "one runner per ladder")
-
     def _load(self) -> None:
         """The ratings, the games stored, and the cycles: incomplete ones are queued."""
         self._load_ratings()
@@ -206,6 +205,8 @@ class _Ladder:
             yield match_job(self.name, self.league, slot, self.bots, self.options, self.runs_dir)
 
     def _stopping(self) -> bool:
+        if self.lease.lost:  # another runner took the lease over: it plays on
+            return True
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self.status.stopped = "for"
             return True
@@ -216,6 +217,8 @@ class _Ladder:
 
     def _next_slot(self, entrants: dict[int, Bot]) -> Slot | None:
         """A queued match, else the first of a new cycle; None if none may start now."""
+        if self.lease.lost:
+            return None
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return None  # --for: nothing starts after it; the next run completes the cycles
         retired = {(s.cycle, s.key) for s in self.queue if not all(b in entrants for b in s.table)}

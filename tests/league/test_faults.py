@@ -6,11 +6,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from datetime import timedelta
 from pathlib import Path
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import delete, func, select, update
 
-from arena.store import Match, open_store
+from arena.league import create_league, lease, register_bot
+from arena.league.lease import LeagueBusy
+from arena.league.live import HOST
+from arena.league.schedule import ScheduleOptions
+from arena.store import LeagueLease, Match, open_store
 
 from ..docker_fixtures import ROOT
 from .helpers import league_of_samples, stored_games
@@ -45,3 +52,184 @@ def test_a_result_that_cannot_be_read_fails_its_match_only(db_url, tmp_path, ref
     assert again.returncode == 0, again.stderr
     assert "1 match(es), 3 game(s)" in again.stdout and "3 match(es) were already played" in again.stdout
     assert stored_games(store) == reference_league[0]
+
+
+# -- one runner per league ---------------------------------------------------------------------------
+
+
+def attempts(runs: Path) -> list[Path]:
+    """Every referee run of league l under ``runs``: each makes an attempt folder of its own."""
+    return sorted(runs.glob("l/*/attempt-*"))
+
+
+def wait_until(check, seconds: float = 60.0):
+    deadline = time.monotonic() + seconds
+    while not (found := check()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+    return found
+
+
+def test_a_second_league_run_is_refused_naming_the_first(db_url, tmp_path, reference_league, docker_client):
+    """Two `arena league run` of one league on one store: the second is refused at once, naming the
+    first's host and process (with --executor celery too, before it sends anything); the first
+    plays each match once (4 referee runs, not 8) and stores what an uninterrupted run stores."""
+    store = open_store(db_url)
+    league_of_samples(store, docker_client, deals=1)
+    runs = tmp_path / "runs"
+    run = ["league", "run", "l", "--jobs", "1", "--db", db_url, "--runs-dir", str(runs), "--quiet"]
+    first = subprocess.Popen([sys.executable, "-m", "arena.cli", *run], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until(lambda: attempts(runs))  # its first referee plays
+        for extra in ([], ["--executor", "celery", "--broker", "redis://127.0.0.1:1/0"]):
+            second = arena_command(*run, *extra, timeout=60)
+            assert second.returncode == 1, second.stdout + second.stderr
+            assert (f"league l is being run by `arena league run` on this host, process {first.pid} (since "
+                    in second.stderr), second.stderr
+            assert "one runner per league; wait for it to end, or stop it" in second.stderr
+        out, err = first.communicate(timeout=300)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == 0, err
+    assert out.startswith("4 match(es), 12 game(s)"), out
+    assert len(attempts(runs)) == 4, attempts(runs)
+    assert stored_games(store) == reference_league[0]
+    with store() as session:
+        assert session.scalar(select(func.count()).select_from(LeagueLease)) == 0  # given back
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_store(request, tmp_path):
+    """A new store on SQLite, then on a PostgreSQL server of the test's own."""
+    if request.param == "sqlite":
+        return open_store(f"sqlite:///{tmp_path}/arena.db")
+    return open_store(request.getfixturevalue("private_postgres").url)
+
+
+def plant_lease(store, league_id: int, host: str, pid: int, age: float, command: str = "league run") -> None:
+    """A lease row as another runner would have left it, last renewed ``age`` seconds ago by the
+    database's clock."""
+    with store() as session, session.begin():
+        now = session.scalar(select(func.now()))
+        then = now - timedelta(seconds=age)
+        session.add(LeagueLease(league_id=league_id, token="planted", host=host, pid=pid, command=command,
+                                started_at=then, renewed_at=then))
+
+
+def _last_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_lease_refuses_a_second_runner_and_a_stale_one_is_taken_over(any_store, monkeypatch):
+    store = any_store
+    league_id = create_league(store, "x", "prohis", 3, {}, ScheduleOptions()).id
+    held = lease.acquire(store, league_id, "x", "league run")
+    with pytest.raises(LeagueBusy, match=f"league x is being run by `arena league run` on this host, process "
+                                         f"{os.getpid()} \\(since .* UTC, renewed 0 s ago\\): one runner per league"):
+        lease.acquire(store, league_id, "x", "ladder run")
+    assert lease.holder(store, league_id).pid == os.getpid()
+    held.release()
+    assert lease.holder(store, league_id) is None
+    lease.acquire(store, league_id, "x", "league run").release()
+
+    said: list[str] = []
+    gone = _last_pid()
+    plant_lease(store, league_id, HOST, gone, age=1)  # kill -9: its process is gone, its lease fresh
+    lease.acquire(store, league_id, "x", "league run", say=said.append).release()
+    plant_lease(store, league_id, "elsewhere", 4242, age=lease.EXPIRES + 240, command="ladder run")
+    lease.acquire(store, league_id, "x", "league run", say=said.append).release()
+    assert said == [f"taking over the lease of league x from `arena league run` on this host, process {gone}: its "
+                    "process is gone",
+                    "taking over the lease of league x from `arena ladder run` on host elsewhere, process 4242: it "
+                    f"was not renewed for {lease.EXPIRES + 240:.0f} s"]
+    plant_lease(store, league_id, "elsewhere", 4242, age=5)  # another host's, renewed: it runs
+    with pytest.raises(LeagueBusy, match="is being run by `arena league run` on host elsewhere, process 4242"):
+        lease.acquire(store, league_id, "x", "league run")
+    with store() as session, session.begin():
+        session.execute(delete(LeagueLease))
+
+    # renewed while held; lost when another runner took it over (this one could not renew in time)
+    monkeypatch.setattr(lease, "RENEW", 0.1)
+    held = lease.acquire(store, league_id, "x", "league run")
+    first = lease.holder(store, league_id).seconds_since_renewal
+    time.sleep(1.5)  # SQLite's clock counts whole seconds
+    assert lease.holder(store, league_id).seconds_since_renewal <= max(first, 1.0)
+    with store() as session, session.begin():
+        session.execute(update(LeagueLease).values(token="thief", host="thief", pid=7))
+    wait_until(lambda: held.lost, 5)
+    assert held.lost == "`arena league run` on host thief, process 7"
+    with pytest.raises(LeagueBusy, match="x lost its lease to `arena league run` on host thief, process 7: this run "
+                                         "starts no new match"):
+        held.check()
+    held.release()
+    assert lease.holder(store, league_id).host == "thief"  # not this runner's to give back
+
+
+RACE = """
+import sys, time
+from arena.league import lease
+from arena.store import open_store
+store = open_store(sys.argv[1])
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
+try:
+    held = lease.acquire(store, 1, "x", "league run")
+except lease.LeagueBusy:
+    print("refused")
+else:
+    print("plays")
+    time.sleep(1.5)  # still running while the others look
+    held.release()
+"""
+
+
+def test_of_runners_that_start_at_once_one_plays(any_store):
+    """Four processes take the lease at the same moment: one plays, three are refused."""
+    create_league(any_store, "x", "prohis", 3, {}, ScheduleOptions())
+    url = any_store.engine.url.render_as_string(hide_password=False)
+    at = time.time() + 3  # after every process has started and imported what it needs
+    procs = [subprocess.Popen([sys.executable, "-c", RACE, url, str(at)], cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    outcomes = [proc.communicate(timeout=60) for proc in procs]
+    assert sorted(out.strip() for out, _ in outcomes) == ["plays", "refused", "refused", "refused"], outcomes
+
+
+def test_a_ladder_run_takes_the_lease_too(store, tmp_path):
+    from arena.league.ladder import run_ladder
+
+    create_league(store, "lad", "prohis", 3, {}, ScheduleOptions(format="ladder"))
+    for i in range(3):
+        register_bot(store, name=f"b{i}", version="1", image="img", image_digest="sha256:0", language="python",
+                     author="a", games=[], league="lad")
+    with lease.acquire(store, 1, "lad", "league run"), \
+            pytest.raises(LeagueBusy, match="league lad is being run by `arena league run` on this host"):
+        run_ladder(store, "lad", jobs=1, runs_dir=tmp_path)
+
+
+def test_a_run_that_lost_its_lease_starts_no_new_match(store, tmp_path, docker_client, monkeypatch):
+    """Another runner took the lease over while this one could not renew it (here: taken by
+    hand as the first match starts): the match in flight is played and stored, no other starts,
+    and the run ends saying to whom it lost the lease. The next run is refused while that runner's
+    lease is renewed, and plays the rest once it is stale."""
+    from arena.league.runner import run_league
+
+    league_of_samples(store, docker_client, deals=1)
+    monkeypatch.setattr(lease, "RENEW", 0.1)
+
+    def steal(job) -> None:
+        with store() as session, session.begin():
+            session.execute(update(LeagueLease).values(token="thief", host="elsewhere", pid=7))
+
+    with pytest.raises(LeagueBusy, match="l lost its lease to `arena league run` on host elsewhere, process 7"):
+        run_league(store, "l", rounds=1, jobs=1, runs_dir=tmp_path / "runs", match_started=steal)
+    assert len(stored_tables(store)) == 1 and len(attempts(tmp_path / "runs")) == 1
+    with pytest.raises(LeagueBusy, match="is being run by `arena league run` on host elsewhere, process 7"):
+        run_league(store, "l", rounds=1, jobs=1, runs_dir=tmp_path / "runs")
+    with store() as session, session.begin():  # that runner's host is lost: its lease is not renewed
+        session.execute(update(LeagueLease).values(renewed_at=session.scalar(select(func.now()))
+                                                   - timedelta(seconds=lease.EXPIRES + 1)))
+    summary = run_league(store, "l", rounds=1, jobs=2, runs_dir=tmp_path / "runs")
+    assert (summary.matches_run, summary.matches_skipped) == (3, 1)
