@@ -32,7 +32,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from referee import MatchResult, RefereeFailed
+from referee import MatchResult, NoSpaceLeft, RefereeFailed
 from referee.spec import derive_secret
 from referee.textlog import printable
 
@@ -45,7 +45,7 @@ from .runner import match_job, playing, store_match
 from .schedule import ScheduleOptions, Slot, games_per_match
 from .standings import rebuild_ratings
 from .status import remember_run
-from .waiting import with_store
+from .waiting import DiskFull, finally_with_store, stopped, wait_for_room, with_store
 
 POLL = 2.0  # seconds between looks at the entrants while fewer than a table may play
 REFEREE_FAILURES = 3  # in a row, no match stored between them: the ladder stops rather than spin
@@ -157,6 +157,7 @@ class _Ladder:
         self.status = LadderStatus(games=0, cycles=0, open_cycles=0, in_flight=0)
         self._load()
         self.referee_failures_in_row = 0
+        self.full: NoSpaceLeft | None = None  # the records' disk was full: no match starts until it has room
 
     # -- reading the store ---------------------------------------------------------------------
     def _load(self) -> None:
@@ -207,6 +208,8 @@ class _Ladder:
     def _stopping(self) -> bool:
         if self.lease.lost:  # another runner took the lease over: it plays on
             return True
+        if self.full is not None:  # the records' disk was full, and has no room yet
+            return True
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self.status.stopped = "for"
             return True
@@ -219,6 +222,10 @@ class _Ladder:
         """A queued match, else the first of a new cycle; None if none may start now."""
         if self.lease.lost:
             return None
+        if self.full is not None:
+            if self.in_flight or not wait_for_room(self.full.folder):
+                return None  # the matches in flight end first; then it stops, unless there is room again
+            self.full = None
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return None  # --for: nothing starts after it; the next run completes the cycles
         retired = {(s.cycle, s.key) for s in self.queue if not all(b in entrants for b in s.table)}
@@ -266,14 +273,21 @@ class _Ladder:
         except KeyboardInterrupt:
             self.status.stopped = "interrupted"
         finally:
-            live.ended(self.store, league_id)
+            finally_with_store(self.store, lambda: live.ended(self.store, league_id))
         self.in_flight.clear()
         self._report()
+        if self.full is not None:
+            raise DiskFull(stopped(str(self.full.folder)))
         return self.status
 
     def _failed(self, job: MatchJob, failure: RefereeFailed) -> None:
-        """A referee failed: its match is not stored; play it again, unless they all fail."""
+        """A referee failed: its match is not stored; play it again, unless they all fail, or
+        once there is room again on the records' disk, if it was full."""
         with_store(self.store, lambda: live.ended(self.store, self.league.id, job.slot.round, job.slot.key))
+        if isinstance(failure, NoSpaceLeft):
+            self.full = failure
+            self.queue.appendleft(job.slot)
+            return
         self.status.referee_failures += 1
         self.referee_failures_in_row += 1
         if self.referee_failures_in_row >= REFEREE_FAILURES:

@@ -57,6 +57,7 @@ class Holder:
     command: str
     started_at: datetime
     seconds_since_renewal: float
+    left_here: bool = False  # a lease of this process that it no longer holds (a run that could not give it back)
 
     def words(self) -> str:
         where = "this host" if self.host == HOST else f"host {printable(self.host)}"
@@ -77,8 +78,13 @@ def _process_gone(pid: int) -> bool:
     return False
 
 
+_HELD: set[str] = set()  # the tokens of the leases this process holds now
+
+
 def _holder(row: LeagueLease, now: datetime) -> Holder:
-    return Holder(row.host, row.pid, row.command, row.started_at, _seconds(now, row.renewed_at))
+    mine = row.host == HOST and row.pid == os.getpid()
+    return Holder(row.host, row.pid, row.command, row.started_at, _seconds(now, row.renewed_at),
+                  left_here=mine and row.token not in _HELD)
 
 
 def _seconds(now: datetime, then: datetime) -> float:
@@ -92,6 +98,8 @@ def stale_because(holder: Holder, expires: float = EXPIRES) -> str:
     """Why a lease is stale, in words; "" when it is not."""
     if holder.host == HOST and _process_gone(holder.pid):
         return "its process is gone"
+    if holder.left_here:
+        return "its run ended without giving it back"
     if holder.seconds_since_renewal > expires:
         return f"it was not renewed for {holder.seconds_since_renewal:.0f} s"
     return ""
@@ -108,7 +116,9 @@ def holder(store: Store, league_id: int) -> Holder | None:
 
 
 class Lease:
-    """A league's lease, held by this runner until :meth:`release`; renewed by a thread of its own."""
+    """A league's lease, held by this runner until :meth:`release`; renewed by a thread of its own.
+    A run that could not give it back (the store's disk was full) leaves it stale: its process is
+    gone, or it is this process and no run of it holds it any more."""
 
     def __init__(self, store: Store, league_id: int, league: str, token: str) -> None:
         self.store, self.league_id, self.league, self.token = store, league_id, league, token
@@ -147,8 +157,9 @@ class Lease:
     def release(self, wait: bool = True) -> None:
         """Gives the lease back (if this runner still holds it). ``wait``: while the store does
         not answer; without, one try (a run that stops because the store cannot be written:
-        the lease is stale once this process is gone)."""
+        the lease is stale once this process is gone, or runs again)."""
         self._stop.set()
+        _HELD.discard(self.token)
 
         def give_back() -> None:
             with self.store() as session, session.begin():
@@ -172,8 +183,18 @@ def acquire(store: Store, league_id: int, league: str, command: str,
             say: Callable[[str], None] | None = stderr) -> Lease:
     """Takes the lease of league ``league_id`` for this process (``command``: "league run" or
     "ladder run"), taking over a stale one (``say`` tells it); :class:`LeagueBusy` if another
-    runner holds it."""
+    runner holds it. Waits while the store does not answer."""
     token = secrets.token_hex(16)
+    _HELD.add(token)  # before its row exists: no other thread of this process takes it for one left behind
+    try:
+        return with_store(store, lambda: _acquire(store, league_id, league, command, say, token))
+    except BaseException:
+        _HELD.discard(token)
+        raise
+
+
+def _acquire(store: Store, league_id: int, league: str, command: str, say: Callable[[str], None] | None,
+             token: str) -> Lease:
     while True:
         taken_over = ""
         try:

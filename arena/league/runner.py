@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from referee import MatchResult, RefereeFailed
+from referee import MatchResult, NoSpaceLeft, RefereeFailed
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
@@ -27,7 +27,7 @@ from .executor import Executor, LocalExecutor, MatchJob
 from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 from .standings import rebuild_ratings
 from .status import remember_run
-from .waiting import with_store
+from .waiting import DiskFull, finally_with_store, stopped, wait_for_room, with_store
 
 T = TypeVar("T")
 
@@ -89,10 +89,16 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         on_start(len(todo) * games_per_match(players, options))
     jobs_list = [match_job(name, league, s, entrants, options, runs_dir) for s in todo]
 
-    def feed() -> Iterator[MatchJob]:  # no new match once another runner has taken the lease over
+    full: list[NoSpaceLeft] = []  # the records' disk was full: no match starts until it has room again
+
+    def feed() -> Iterator[MatchJob]:
         for job in jobs_list:
-            if held.lost:
+            if held.lost:  # another runner has taken the lease over
                 return
+            if full:
+                if not wait_for_room(full[-1].folder):
+                    return
+                full.clear()
             yield job
 
     games_run = failures = 0
@@ -113,7 +119,7 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         for job, result in executor.play(feed(), jobs, started):
             if isinstance(result, RefereeFailed):
                 with_store(store, lambda job=job: live.ended(store, league_id, job.slot.round, job.slot.key))
-                referee_failures.append(result)
+                (full if isinstance(result, NoSpaceLeft) else referee_failures).append(result)
                 if match_ended:
                     match_ended(job, None)
                 continue
@@ -134,8 +140,10 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                 match_ended(job, result if stored else None)
     finally:
         if todo:
-            with_store(store, lambda: live.ended(store, league_id))
+            finally_with_store(store, lambda: live.ended(store, league_id))
     held.check()
+    if full:
+        raise DiskFull(stopped(str(full[-1].folder)))
     if referee_failures:
         raise failed_matches(referee_failures, len(todo))
     t_ratings = time.perf_counter()

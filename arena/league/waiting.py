@@ -14,7 +14,9 @@ this way plays the rest when it runs again.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -29,6 +31,7 @@ T = TypeVar("T")
 WAIT = 2.0  # seconds between tries
 DB_DOWN = (OperationalError, InterfaceError, StoreError)  # what a database that does not answer raises
 DISK_WAIT = 60.0  # seconds a full disk is waited for (space may be freed) before the run stops
+DISK_ROOM = 16 * 2**20  # bytes free that let a match start on a records disk that was full: its records and logs
 NOT_WAITED = (StoreTooNew,)  # errors among those waited out that waiting cannot help
 SQLITE_FULL = 13  # sqlite3's error code for "database or disk is full"
 POSTGRES_DISK_FULL = "53100"  # PostgreSQL's SQLSTATE disk_full
@@ -82,8 +85,7 @@ def retrying(action: Callable[[], T], what: str, errors: tuple[type[BaseExceptio
                     say(f"no space left on the disk holding {holding}; trying again every {wait:g} s for up to "
                         f"{DISK_WAIT:g} s: free some space there to go on")
                 elif time.monotonic() - full_since >= DISK_WAIT:
-                    raise DiskFull(f"no space left on the disk holding {holding} (waited {DISK_WAIT:g} s): stopped. "
-                                   "What was stored is kept; free some space there and run again") from None
+                    raise DiskFull(stopped(holding)) from None
                 time.sleep(wait)
                 continue
             full_since = None
@@ -100,6 +102,46 @@ def retrying(action: Callable[[], T], what: str, errors: tuple[type[BaseExceptio
         elif down_since is not None:
             say(f"{what} answers again after {time.monotonic() - down_since:.0f} s; going on")
         return result
+
+
+def stopped(holding: str) -> str:
+    """Why a run stopped on a full disk, and what to do."""
+    return (f"no space left on the disk holding {holding} (waited {DISK_WAIT:g} s): the run stopped. What was "
+            "stored is kept, and the next run plays the rest; free some space there and run again")
+
+
+def wait_for_room(folder: Path, say: Callable[[str], None] = stderr, wait: float = WAIT) -> bool:
+    """Waits, :data:`DISK_WAIT` seconds at most, until the disk holding ``folder`` (where a
+    referee found no space) has :data:`DISK_ROOM` bytes free, saying so; whether it has."""
+    def free() -> int:
+        try:
+            st = os.statvfs(folder if folder.exists() else folder.parent)
+        except OSError:
+            return 0
+        return st.f_bavail * st.f_frsize
+
+    if free() >= DISK_ROOM:
+        return True
+    say(f"no space left on the disk holding {folder}; no match starts until it has {DISK_ROOM // 2**20} MiB free, "
+        f"for up to {DISK_WAIT:g} s: free some space there to go on")
+    deadline = time.monotonic() + DISK_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(wait)
+        if free() >= DISK_ROOM:
+            say(f"there is space on the disk holding {folder} again; going on")
+            return True
+    return False
+
+
+def finally_with_store(store: Store, action: Callable[[], object]) -> None:
+    """``action()`` in a ``finally`` block: waiting while the store does not answer if the block
+    ends well; one try, its errors dropped, if an error ends it (what that error says comes first;
+    what ``action`` tidies is tidied by the next run)."""
+    if sys.exc_info()[1] is None:
+        with_store(store, action)
+        return
+    with contextlib.suppress(*DB_DOWN):
+        action()
 
 
 def store_name(store: Store) -> str:

@@ -4,21 +4,26 @@ containers: a result that cannot be read, two runners of one league, a full disk
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, func, select, update
+from click.testing import CliRunner
+from sqlalchemy import create_engine, delete, func, select, text, update
 
-from arena.league import create_league, lease, register_bot
+from arena.cli import main as arena
+from arena.league import create_league, lease, register_bot, waiting
 from arena.league.lease import LeagueBusy
 from arena.league.live import HOST
 from arena.league.schedule import ScheduleOptions
-from arena.store import LeagueLease, Match, open_store
+from arena.store import League, LeagueLease, Match, open_store
 
+from ..disks import SmallDisk
 from ..docker_fixtures import ROOT
 from .helpers import league_of_samples, stored_games
 
@@ -233,3 +238,100 @@ def test_a_run_that_lost_its_lease_starts_no_new_match(store, tmp_path, docker_c
                                                    - timedelta(seconds=lease.EXPIRES + 1)))
     summary = run_league(store, "l", rounds=1, jobs=2, runs_dir=tmp_path / "runs")
     assert (summary.matches_run, summary.matches_skipped) == (3, 1)
+
+
+# -- a full disk ------------------------------------------------------------------------------------
+
+
+def fill_when(disk: SmallDisk, check) -> threading.Thread:
+    """Fills ``disk`` as soon as ``check()`` holds (a thread of its own)."""
+    def watch() -> None:
+        wait_until(check, 240)
+        disk.fill()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def second_match_playing(runs: Path) -> bool:
+    """The run's second referee is playing: its first game record is there."""
+    found = attempts(runs)
+    return len(found) >= 2 and (found[1] / "game-000.jsonl").exists() if found else False
+
+
+@pytest.mark.parametrize("full", ["store", "records"])
+def test_a_full_disk_is_named_waited_for_a_while_and_stops_the_run_losing_nothing(
+        full, tmp_path, small_disk, reference_league, docker_client, monkeypatch):
+    """The disk of the SQLite store, or of the records folder, fills up while the second of four
+    matches is played: the run says which disk is full, waits (DISK_WAIT, 4 s here) in case space
+    is freed, then stops with one sentence, no traceback; the first match stays stored and the
+    store intact. Once space is freed, the next run plays the rest: the league as an uninterrupted
+    one."""
+    monkeypatch.setattr(waiting, "DISK_WAIT", 4.0)
+    disk = small_disk(tmp_path / "disk")
+    db = (disk.path if full == "store" else tmp_path) / "arena.db"
+    runs = (disk.path if full == "records" else tmp_path) / "runs"
+    url = f"sqlite:///{db}"
+    store = open_store(url)
+    league_of_samples(store, docker_client, deals=1)
+    filler = fill_when(disk, lambda: second_match_playing(runs))
+    command = ["league", "run", "l", "--jobs", "1", "--db", url, "--runs-dir", str(runs), "--quiet"]
+    t0 = time.monotonic()
+    stopped = CliRunner().invoke(arena, command)
+    seconds = time.monotonic() - t0
+    filler.join(5)
+    assert stopped.exit_code == 1, stopped.output
+    assert stopped.exception is None or isinstance(stopped.exception, SystemExit), stopped.exception
+    assert "Traceback" not in stopped.output
+    if full == "store":
+        holding = f"the store {db}"
+        assert f"arena: no space left on the disk holding {holding}; trying again every 2 s for up to 4 s: free " \
+               "some space there to go on" in stopped.output, stopped.output
+    else:
+        holding = str(attempts(runs)[1])  # the second match's records, which its referee could not write
+        assert f"arena: no space left on the disk holding {holding}; no match starts until it has 16 MiB free, " \
+               "for up to 4 s" in stopped.output, stopped.output
+    assert f"Error: no space left on the disk holding {holding} (waited 4 s): the run stopped. What was stored is " \
+           "kept, and the next run plays the rest; free some space there and run again" in stopped.output
+    assert seconds < 60, seconds
+    assert len(attempts(runs)) == 2  # no match started after the disk was full
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    assert stored_tables(store) == ["1,2,3"]
+    disk.free()
+    again = CliRunner().invoke(arena, command)
+    assert again.exit_code == 0, again.output
+    assert stored_games(store) == reference_league[0]
+
+
+def test_a_full_disk_under_postgresql_is_named_and_waited_for_a_while(private_postgres, small_disk, monkeypatch):
+    """The store's tables on a PostgreSQL tablespace whose disk fills up: its disk_full error is
+    said as such, waited for DISK_WAIT (3 s here), then DiskFull; once space is freed, it goes on."""
+    from arena.league.waiting import DiskFull, with_store
+
+    disk = small_disk(private_postgres.root / "tablespace", size_mb=8, owner="postgres")
+    engine = create_engine(private_postgres.url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"CREATE TABLESPACE small LOCATION '{disk.path}'"))
+        connection.execute(text("ALTER ROLE arena SET default_tablespace = small"))  # for the store's connections
+    engine.dispose()
+    store = open_store(private_postgres.url)  # its tables, empty, in the small tablespace
+    disk.fill()
+    monkeypatch.setattr(waiting, "DISK_WAIT", 3.0)
+    said: list[str] = []
+    shown = store.engine.url.render_as_string(hide_password=True)
+
+    def create() -> None:
+        create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
+
+    with pytest.raises(DiskFull) as info:
+        with_store(store, create, say=said.append)
+    assert str(info.value).startswith(f"no space left on the disk holding the database at {shown} (on its server) "
+                                      "(waited 3 s): the run stopped. What was stored is kept")
+    assert said == [f"no space left on the disk holding the database at {shown} (on its server); trying again every "
+                    "2 s for up to 3 s: free some space there to go on"]
+    disk.free()
+    with_store(store, create, say=said.append)
+    with store() as session:
+        assert session.scalars(select(League.name)).all() == ["x"]

@@ -211,3 +211,23 @@ def test_a_result_that_cannot_be_read_is_a_referee_failure_that_says_why(tmp_pat
     path.write_bytes(b"\xff\xfe")
     with pytest.raises(RefereeFailed, match="it is not UTF-8 text"):
         read_result(spec, tmp_path)
+
+
+def test_a_full_disk_under_the_records_is_said_in_one_line(tmp_path, small_disk):
+    """A referee whose records fill their disk stops with one line naming that disk (exit status
+    3), no traceback; launch() makes it a NoSpaceLeft naming the folder."""
+    from referee import NoSpaceLeft
+
+    disk = small_disk(tmp_path / "disk", size_mb=1)
+    spec = parse_spec({"match_id": "full", "game": "prohis", "games": 2000, "seed": 1, "bots": BUILTINS})
+    out = disk.path / "out"
+    with pytest.raises(NoSpaceLeft) as info:
+        launch(spec, out)
+    assert str(info.value) == (f"no space left on the disk holding {out}: the referee of full could not write its "
+                               f"records (see {out})")
+    assert info.value.folder == out
+    done = subprocess.run([sys.executable, "-m", "referee", str(out / "spec.json"), "--out", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.strip().splitlines() == [f"arena-referee: no space left on the disk holding {out}: the match "
+                                                f"stopped (No space left on device); what was written is in {out}"]
