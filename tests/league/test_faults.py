@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import create_engine, delete, func, select, text, update
+from sqlalchemy import create_engine, delete, func, inspect, select, text, update
+from sqlalchemy.engine import make_url
 
 from arena.cli import main as arena
 from arena.league import create_league, lease, register_bot, waiting
@@ -335,3 +336,34 @@ def test_a_full_disk_under_postgresql_is_named_and_waited_for_a_while(private_po
     with_store(store, create, say=said.append)
     with store() as session:
         assert session.scalars(select(League.name)).all() == ["x"]
+
+
+# -- a store of a newer Arena ------------------------------------------------------------------------
+
+
+def test_a_postgresql_store_of_a_newer_arena_is_refused_and_left_as_it_is(private_postgres):
+    """As on SQLite (tests/league/test_store.py, every command): refused in one sentence, and not
+    a row or a table changes."""
+    url = private_postgres.url
+    store = open_store(url)
+    create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
+    store.engine.dispose()
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '0099'"))
+
+    def contents() -> tuple:
+        with engine.connect() as connection:
+            tables = sorted(inspect(connection).get_table_names())
+            return tables, [connection.execute(text(f'SELECT * FROM "{t}" ORDER BY 1')).all() for t in tables]
+
+    before = contents()
+    shown = make_url(url).render_as_string(hide_password=True)
+    for args in (["league", "list"], ["league", "create", "y", "--game", "prohis", "--players", "3"],
+                 ["league", "run", "x"], ["worker", "--broker", "redis://127.0.0.1:1/0"]):
+        result = CliRunner().invoke(arena, [*args, "--db", url])
+        assert result.exit_code == 1, (args, result.output, result.exception)
+        assert (f"this store was written by a newer Arena (migration 0099); upgrade Arena to use {shown} (nothing "
+                "was changed)") in result.output, (args, result.output)
+    assert contents() == before
+    engine.dispose()
