@@ -8,9 +8,11 @@ or another, is refused with the first one's host and process.
 
 A lease is **stale**, and the next runner takes it over saying so, when
 
-- its runner was of this host and its process is gone (kill -9, a crash, a reboot), or
+- its runner was of this host and its process is gone (kill -9, a crash, a reboot),
 - it was not renewed for :data:`EXPIRES` seconds (a runner of another host, whose process cannot
-  be checked from here, that was lost with its host or its network).
+  be checked from here, that was lost with its host or its network), or
+- it is this very process's, and no run of it holds it any more (a run that stopped because the
+  store's disk was full, and could not give it back: the server runs leagues in threads).
 
 Times are the database's clock, read and written in the same statements, so hosts need not
 agree on the time. Taking a lease is a single insert that the table's key lets only one runner
@@ -41,7 +43,7 @@ from .live import HOST
 from .waiting import DB_DOWN, DiskFull, stderr, with_store
 
 RENEW = 10.0  # seconds between a runner's renewals of its lease
-EXPIRES = 60.0  # seconds without a renewal after which another host's lease is stale
+EXPIRES = 60.0  # seconds without a renewal after which a lease is stale (the only sign, for another host's)
 
 
 class LeagueBusy(LeagueError):

@@ -176,30 +176,42 @@ def test_a_lease_refuses_a_second_runner_and_a_stale_one_is_taken_over(any_store
 
 
 RACE = """
-import sys, time
+import os, sys, time
+from pathlib import Path
 from arena.league import lease
 from arena.store import open_store
-store = open_store(sys.argv[1])
-time.sleep(max(0.0, float(sys.argv[2]) - time.time()))
+store, meeting = open_store(sys.argv[1]), Path(sys.argv[2])
+(meeting / f"ready-{os.getpid()}").touch()
+while not (meeting / "go").exists():  # all at once
+    time.sleep(0.001)
 try:
     held = lease.acquire(store, 1, "x", "league run")
 except lease.LeagueBusy:
     print("refused")
+    (meeting / f"done-{os.getpid()}").touch()
 else:
     print("plays")
-    time.sleep(1.5)  # still running while the others look
+    while len(list(meeting.glob("done-*"))) < int(sys.argv[3]) - 1:  # running while the others look
+        time.sleep(0.01)
     held.release()
 """
 
 
-def test_of_runners_that_start_at_once_one_plays(any_store):
+def test_of_runners_that_start_at_once_one_plays(any_store, tmp_path):
     """Four processes take the lease at the same moment: one plays, three are refused."""
     create_league(any_store, "x", "prohis", 3, {}, ScheduleOptions())
     url = any_store.engine.url.render_as_string(hide_password=False)
-    at = time.time() + 3  # after every process has started and imported what it needs
-    procs = [subprocess.Popen([sys.executable, "-c", RACE, url, str(at)], cwd=ROOT, stdout=subprocess.PIPE,
+    meeting = tmp_path / "meeting"
+    meeting.mkdir()
+    procs = [subprocess.Popen([sys.executable, "-c", RACE, url, str(meeting), "4"], cwd=ROOT, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(4)]
-    outcomes = [proc.communicate(timeout=60) for proc in procs]
+    try:
+        wait_until(lambda: len(list(meeting.glob("ready-*"))) == 4, 120)
+        (meeting / "go").touch()
+        outcomes = [proc.communicate(timeout=60) for proc in procs]
+    finally:
+        for proc in procs:
+            proc.kill()
     assert sorted(out.strip() for out, _ in outcomes) == ["plays", "refused", "refused", "refused"], outcomes
 
 
