@@ -26,7 +26,7 @@ from arena.store import League, LeagueLease, Match, open_store
 
 from ..disks import SmallDisk
 from ..docker_fixtures import ROOT
-from .helpers import league_of_samples, stored_games
+from .helpers import SAMPLE_FOLDERS, league_of_samples, stored_games
 
 HOOKS = Path(__file__).parent / "fault_hooks"  # a sitecustomize that plants faults in referee processes
 
@@ -379,3 +379,27 @@ def test_a_postgresql_store_of_a_newer_arena_is_refused_and_left_as_it_is(privat
                 "was changed)") in result.output, (args, result.output)
     assert contents() == before
     engine.dispose()
+
+
+def test_a_ladder_whose_records_disk_fills_up_stops_and_completes_its_cycle_next_time(
+        tmp_path, small_disk, docker_client, sample_images, monkeypatch):
+    """A ladder's records disk fills up in its second match: that match is not stored, none
+    starts after it, the ladder stops after DISK_WAIT naming the disk; the next run, with space
+    again, completes the cycle."""
+    from arena.league.ladder import run_ladder
+    from arena.league.waiting import DiskFull
+
+    monkeypatch.setattr(waiting, "DISK_WAIT", 3.0)
+    store = open_store(f"sqlite:///{tmp_path}/arena.db")
+    league_of_samples(store, docker_client, name="l", deals=1, folders=SAMPLE_FOLDERS[:3], format="ladder")
+    disk = small_disk(tmp_path / "disk")
+    runs = disk.path / "runs"
+    filler = fill_when(disk, lambda: second_match_playing(runs))
+    with pytest.raises(DiskFull, match=f"no space left on the disk holding {runs}/l/.* \\(waited 3 s\\): the run "
+                                       "stopped"):
+        run_ladder(store, "l", jobs=1, runs_dir=runs, until=9)
+    filler.join(5)
+    assert len(stored_tables(store)) == 1 and len(attempts(runs)) == 2
+    disk.free()
+    status = run_ladder(store, "l", jobs=1, runs_dir=runs, until=9)
+    assert (status.matches_run, status.games, status.cycles, status.open_cycles) == (2, 9, 1, 0)
