@@ -9,6 +9,6 @@ import os
 # fork handlers are not needed, and they log a line at every bot start under uvloop.
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
-from .launch import MatchResult, RefereeFailed, launch  # noqa: E402 - after the setting above
+from .launch import MatchResult, NoSpaceLeft, RefereeFailed, launch  # noqa: E402 - after the setting above
 
-__all__ = ["MatchResult", "RefereeFailed", "launch"]
+__all__ = ["MatchResult", "NoSpaceLeft", "RefereeFailed", "launch"]

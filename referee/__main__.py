@@ -6,20 +6,23 @@ Writes ``result.json``, one ``game-NNN.jsonl`` record per game and each bot's ca
 output into the output directory, and prints one line per game.
 The referee and its bots run on one CPU core unless ``--cpu`` says otherwise (see
 ``referee/cpu.py``).
-Exit status: 0 when the match ran (whatever the bots did), 2 for a bad spec, 130 when
-stopped by SIGTERM or SIGINT (bots stopped, sockets removed, finished games kept).
+Exit status: 0 when the match ran (whatever the bots did), 2 for a bad spec, 3 when the disk
+holding the output directory is full (bots stopped, sockets removed, what was written kept),
+130 when stopped by SIGTERM or SIGINT (bots stopped, sockets removed, finished games kept).
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import errno
 import os
 import signal
 import sys
 from pathlib import Path
 
 from . import cpu
+from .launch import NO_SPACE_STATUS
 from .match import MatchCancelled, run_match, tune_gc
 from .spec import SpecError, load_spec
 
@@ -63,6 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     except MatchCancelled as exc:
         print(f"arena-referee: {exc}; records of finished games are in {out}", file=sys.stderr)
         return 130
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        where = Path(exc.filename).parent if exc.filename else out  # a file it could not make, or the records
+        print(f"arena-referee: no space left on the disk holding {where.resolve()}: the match stopped "
+              f"({exc.strerror}); what was written is in {out}", file=sys.stderr)
+        return NO_SPACE_STATUS
     print(f"result: {out / 'result.json'}", flush=True)
     return 0
 

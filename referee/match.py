@@ -25,9 +25,7 @@ import asyncio
 import gc
 import json
 import re
-import shutil
 import signal
-import tempfile
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -40,7 +38,7 @@ from arena_games import GameSpec, State, get_game
 from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import make_strategy
 
-from . import cpu
+from . import cpu, sockets
 from .fairness import Guard
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
@@ -148,15 +146,16 @@ class Match:
     async def run(self) -> dict[str, Any]:
         spec = self.spec
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        from . import sandbox  # the sweep and the socket-root convention; Docker is used only if needed
-
         if any(bot.kind == "docker" for bot in spec.bots):
-            await asyncio.to_thread(sandbox.sweep)  # what dead referees left behind
-        socket_root = Path(tempfile.mkdtemp(prefix=sandbox.SOCKET_ROOT_PREFIX, dir="/tmp"))
-        (socket_root / sandbox.OWNER_FILE).write_text(sandbox.owner_id())
+            from . import sandbox  # Docker only when a bot needs it
+
+            await asyncio.to_thread(sandbox.sweep)  # what dead referees left behind, socket folders included
+        else:
+            sockets.sweep()
+        socket_root = sockets.SocketRoot()  # removed on every way out, kill -9 included (referee/sockets.py)
         try:
             for i, bot in enumerate(spec.bots):
-                self.seats.append(self.seat_factory(spec, bot, socket_root / f"seat{i}",
+                self.seats.append(self.seat_factory(spec, bot, socket_root.path / f"seat{i}",
                                                     self.out_dir / log_name(i, bot.name)))
             self.guard = Guard(self.seats)
             self.match_start = pb.MatchStart(
@@ -184,7 +183,7 @@ class Match:
                                    for seat in self.seats))
         finally:
             await asyncio.gather(*(s.close() for s in self.seats), return_exceptions=True)
-            shutil.rmtree(socket_root, ignore_errors=True)
+            socket_root.remove()
         text = json.dumps(self.result(), indent=1)
         tmp = self.out_dir / "result.json.tmp"
         tmp.write_text(text)

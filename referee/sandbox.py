@@ -45,8 +45,6 @@ import asyncio
 import contextlib
 import dataclasses
 import os
-import shutil
-import socket
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -60,14 +58,15 @@ from . import cpu, limits
 from .fairness import CGROUP_ROOT, Cgroup, CgroupError
 from .limits import LOG_CAP
 from .seats import START_FAILED, TAIL_LINES, Failure, GrpcSeat
+from .sockets import owner_alive as _owner_alive
+from .sockets import owner_id
+from .sockets import sweep as sweep_socket_folders
 from .transport import TAIL_BYTES
 
 LABEL = "arena.managed"
 STDIO_ADAPTER = "/usr/local/bin/arena-stdio"  # in every Arena base image: runs a stdio bot (arenabot.stdio)
 OWNER_LABEL = "arena.referee"  # "host:pid" of the referee that started the container
 SOCKET_MOUNT = "/run/arena"
-SOCKET_ROOT_PREFIX = "arena-"  # per-match socket directories: /tmp/arena-*/
-OWNER_FILE = "owner"  # in each socket root: the "host:pid" of its referee
 LANGUAGE_CHARS = 32  # of an image's arena.bot.language label, kept in the records (an image's text)
 
 
@@ -141,23 +140,6 @@ def image_problems(config: dict[str, Any] | None, keys: Iterable[str] = REFUSED_
         instruction, why = REFUSED_SETTINGS[key]
         problems.append(f"{instruction} {value!r}: {why}")  # repr: the image's strings are hostile
     return problems
-
-
-def owner_id() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _owner_alive(owner: str) -> bool:
-    host, _, pid = owner.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return True  # another host's: not ours to judge
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class NoDockerEngine(Exception):
@@ -397,13 +379,5 @@ def sweep(everything: bool = False) -> tuple[int, int]:
             with contextlib.suppress(docker.errors.APIError):
                 container.remove(force=True, v=True)
                 containers += 1
-    for root in Path("/tmp").glob(f"{SOCKET_ROOT_PREFIX}*"):
-        owner = root / OWNER_FILE
-        try:
-            alive = owner.exists() and _owner_alive(owner.read_text().strip())
-        except OSError:
-            continue
-        if (everything or not alive) and root.is_dir() and owner.exists():
-            shutil.rmtree(root, ignore_errors=True)
-            dirs += 1
+    dirs = sweep_socket_folders(everything)  # (referee/sockets.py)
     return containers, dirs

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, settings
 # grpc (test modules import the Python kit, which does). With them on, a bot forked while another
 # thread is in gRPC can die of SIGSEGV before its exec.
 import referee  # noqa: F401
+from tests.disks import small_disk  # noqa: F401 - a fixture: a small tmpfs of the test's own
 from tests.services import (
     SHARED_REDIS_URL,
     PostgresServer,

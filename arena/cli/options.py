@@ -64,19 +64,20 @@ def with_store(create: bool = True):
 
 def user_errors(command):
     """Turns the errors whose message is meant for the user (a league's refusal, no Docker
-    engine, a referee that failed) into a clean CLI error (exit status 1)."""
+    engine, a referee that failed, a full disk) into a clean CLI error (exit status 1)."""
     import functools
 
     from referee import RefereeFailed
     from referee.sandbox import NoDockerEngine
 
     from ..league import LeagueError
+    from ..league.waiting import DiskFull
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except (LeagueError, NoDockerEngine, RefereeFailed) as exc:
+        except (LeagueError, NoDockerEngine, RefereeFailed, DiskFull) as exc:
             raise click.ClickException(str(exc)) from exc
 
     return wrapper

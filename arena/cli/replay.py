@@ -16,9 +16,13 @@ from referee.textlog import event_lines, printable, result_lines
 @click.option("--seat", type=int, default=None,
               help="Show the game as this seat saw it (default: everything).")
 @click.option("--check/--no-check", default=True, show_default=True,
-              help="Replay through the engine and check the recorded result.")
+              help="Replay through the engine and check the recorded result; a record without its result "
+                   "line (cut short, or of a game that did not finish) fails the check.")
 def replay(record_file: Path, seat: int | None, check: bool) -> None:
-    """Print a game record: the game replayed from its seed and actions."""
+    """Print a game record: the game replayed from its seed and actions.
+
+    The exit status is 1 when the record cannot be read, or, with --check (the default), when
+    the engine does not reproduce it or it ends before its game did."""
     try:
         record = read_record(record_file)
         spec = get_game(record.header["game"])
@@ -38,12 +42,23 @@ def replay(record_file: Path, seat: int | None, check: bool) -> None:
     for line in event_lines(spec, state.history(seat), names):
         click.echo(line)
     result = record.result
+    decisions = len(record.decisions)
     if result is None:
         click.echo("(the record ends before the game did)")
+        if check:  # a record's last line is its result: without it, it was cut, or its game never ended
+            over = "the actions end the game, but " if state.is_terminal() else ""
+            raise click.ClickException(
+                f"{record_file}: {over}the record ends after {decisions} decision(s) without its result line: it "
+                "was cut short (a copy, or a disk that filled), or its game was being played or was stopped; "
+                "there is no result to check (--no-check prints it without checking)")
         return
     for line in result_lines(spec, result["scores"], result["ranks"], names, result["failures"]):
         click.echo(line)
     if check:
+        if not state.is_terminal():
+            raise click.ClickException(
+                f"{record_file}: the record has its result after {decisions} decision(s), but replaying them does "
+                "not end the game: decisions are missing")
         if state.scores() != result["scores"]:
             raise click.ClickException(
                 f"replaying the actions gives scores {state.scores()}, the record says {result['scores']}")

@@ -34,7 +34,12 @@ def worker(concurrency: int | None, broker: str | None, db_url: str | None, queu
     Docker engine. A bot image the engine lacks is loaded from the store's archive of it. Stop
     it with Ctrl-C or SIGTERM: it finishes its matches in hand first; a second Ctrl-C, or
     SIGQUIT, stops it at once (its matches are played again elsewhere). See docs/deploy.md."""
+    from ..league.waiting import DiskFull
     from ..league.workers import run_worker
+    from ..store import StoreTooNew
 
-    run_worker(concurrency=concurrency or len(cpu.allowed()), broker=broker, db_url=db_url, queue=queue,
-               runs_dir=runs_dir, visibility_timeout=visibility_timeout, pid=os.getpid())
+    try:
+        run_worker(concurrency=concurrency or len(cpu.allowed()), broker=broker, db_url=db_url, queue=queue,
+                   runs_dir=runs_dir, visibility_timeout=visibility_timeout, pid=os.getpid())
+    except (StoreTooNew, DiskFull) as exc:  # what waiting for the store cannot mend
+        raise click.ClickException(str(exc)) from exc

@@ -21,7 +21,6 @@ bot retired while the ladder runs plays no match started after that.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections import deque
@@ -33,12 +32,12 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from referee import MatchResult, RefereeFailed
+from referee import MatchResult, NoSpaceLeft, RefereeFailed
 from referee.spec import derive_secret
 from referee.textlog import printable
 
-from ..store import Bot, Entry, Game, League, LiveMatch, Match, Rating, RatingHistory, Store
-from . import LeagueError, get_league, live
+from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
+from . import LeagueError, get_league, lease, live
 from .executor import Executor, LocalExecutor, MatchJob
 from .matchmaking import Candidate, pick_table
 from .ratings import ENV, BotRating, RatedGame, rate
@@ -46,7 +45,7 @@ from .runner import match_job, playing, store_match
 from .schedule import ScheduleOptions, Slot, games_per_match
 from .standings import rebuild_ratings
 from .status import remember_run
-from .waiting import with_store
+from .waiting import DiskFull, finally_with_store, stopped, wait_for_room, with_store
 
 POLL = 2.0  # seconds between looks at the entrants while fewer than a table may play
 REFEREE_FAILURES = 3  # in a row, no match stored between them: the ladder stops rather than spin
@@ -94,11 +93,14 @@ def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | 
     """
     ladder = _Ladder(store, name, jobs, runs_dir, until,
                      None if duration is None else time.monotonic() + duration, progress, executor or LocalExecutor())
-    # what `arena league status` measures "left" against: GAMES, the deadline, or no end
-    deadline = None if duration is None else datetime.now(UTC) + timedelta(seconds=duration)
-    remember_run(store, ladder.league.id, {"until": until} if until is not None else
-                 {"deadline": deadline.isoformat(timespec="seconds")} if deadline is not None else {})
-    return ladder.run()
+    with ladder.lease:
+        # what `arena league status` measures "left" against: GAMES, the deadline, or no end
+        deadline = None if duration is None else datetime.now(UTC) + timedelta(seconds=duration)
+        remember_run(store, ladder.league.id, {"until": until} if until is not None else
+                     {"deadline": deadline.isoformat(timespec="seconds")} if deadline is not None else {})
+        status = ladder.run()
+        ladder.lease.check()
+        return status
 
 
 def ratings_current(session: Any, league_id: int, failures: str) -> bool:
@@ -133,8 +135,17 @@ class _Ladder:
             self.bots: dict[int, Bot] = {e.bot.id: e.bot for e in league.entries}
         self.k = league.players
         self.per_match = games_per_match(self.k, self.options)
+        self.lease = lease.acquire(store, league.id, name, "ladder run")  # one runner per ladder
+        try:
+            self._prepare()
+        except BaseException:
+            self.lease.release(wait=False)
+            raise
+
+    def _prepare(self) -> None:
+        """What the runner reads and mends before it plays, holding the lease."""
+        store, name, league = self.store, self.name, self.league
         live.clear_stale(store, league.id)
-        self._refuse_a_second_runner()
         with store() as session:
             current = ratings_current(session, league.id, self.options.failures)
         if not current:  # e.g. a store copied mid-way, or games stored by an older Arena
@@ -146,20 +157,9 @@ class _Ladder:
         self.status = LadderStatus(games=0, cycles=0, open_cycles=0, in_flight=0)
         self._load()
         self.referee_failures_in_row = 0
+        self.full: NoSpaceLeft | None = None  # the records' disk was full: no match starts until it has room
 
     # -- reading the store ---------------------------------------------------------------------
-    def _refuse_a_second_runner(self) -> None:
-        """Two runners of one ladder would be correct (each match's ratings are computed in its
-        transaction) but would pick the same cycles: refuse one of this host that plays it now."""
-        with self.store() as session:
-            rows = session.scalars(select(LiveMatch).where(LiveMatch.league_id == self.league.id,
-                                                           LiveMatch.host == live.HOST,
-                                                           LiveMatch.pid != os.getpid())).all()
-        others = live.running(rows)
-        if others:
-            raise LeagueError(f"ladder {printable(self.name)} is being run by process {others[0].pid}: "
-                              "one runner per ladder")
-
     def _load(self) -> None:
         """The ratings, the games stored, and the cycles: incomplete ones are queued."""
         self._load_ratings()
@@ -206,6 +206,10 @@ class _Ladder:
             yield match_job(self.name, self.league, slot, self.bots, self.options, self.runs_dir)
 
     def _stopping(self) -> bool:
+        if self.lease.lost:  # another runner took the lease over: it plays on
+            return True
+        if self.full is not None:  # the records' disk was full, and has no room yet
+            return True
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self.status.stopped = "for"
             return True
@@ -216,6 +220,12 @@ class _Ladder:
 
     def _next_slot(self, entrants: dict[int, Bot]) -> Slot | None:
         """A queued match, else the first of a new cycle; None if none may start now."""
+        if self.lease.lost:
+            return None
+        if self.full is not None:
+            if self.in_flight or not wait_for_room(self.full.folder):
+                return None  # the matches in flight end first; then it stops, unless there is room again
+            self.full = None
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return None  # --for: nothing starts after it; the next run completes the cycles
         retired = {(s.cycle, s.key) for s in self.queue if not all(b in entrants for b in s.table)}
@@ -263,14 +273,21 @@ class _Ladder:
         except KeyboardInterrupt:
             self.status.stopped = "interrupted"
         finally:
-            live.ended(self.store, league_id)
+            finally_with_store(self.store, lambda: live.ended(self.store, league_id))
         self.in_flight.clear()
         self._report()
+        if self.full is not None:
+            raise DiskFull(stopped(str(self.full.folder)))
         return self.status
 
     def _failed(self, job: MatchJob, failure: RefereeFailed) -> None:
-        """A referee failed: its match is not stored; play it again, unless they all fail."""
+        """A referee failed: its match is not stored; play it again, unless they all fail, or
+        once there is room again on the records' disk, if it was full."""
         with_store(self.store, lambda: live.ended(self.store, self.league.id, job.slot.round, job.slot.key))
+        if isinstance(failure, NoSpaceLeft):
+            self.full = failure
+            self.queue.appendleft(job.slot)
+            return
         self.status.referee_failures += 1
         self.referee_failures_in_row += 1
         if self.referee_failures_in_row >= REFEREE_FAILURES:

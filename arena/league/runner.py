@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,17 +17,17 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from referee import MatchResult, RefereeFailed
+from referee import MatchResult, NoSpaceLeft, RefereeFailed
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
 from ..store import Bot, Game, League, Match, Store
-from . import LeagueError, get_league, live
+from . import LeagueError, get_league, lease, live
 from .executor import Executor, LocalExecutor, MatchJob
 from .schedule import ScheduleOptions, Slot, games_per_match, schedule
 from .standings import rebuild_ratings
 from .status import remember_run
-from .waiting import with_store
+from .waiting import DiskFull, finally_with_store, stopped, wait_for_room, with_store
 
 T = TypeVar("T")
 
@@ -68,14 +68,39 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         if options.format == "ladder":
             raise LeagueError(f"{printable(name)} is a ladder: run it with `arena ladder run {printable(name)}`")
         entrants = playing(league)
-        done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league.id))}
-        league_id, players = league.id, league.players
+    with lease.acquire(store, league.id, name, "league run") as held:  # one runner per league
+        return _play(store, name, rounds, jobs, runs_dir, progress, on_start, executor, match_started, match_ended,
+                     league, options, entrants, held, start)
+
+
+def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
+          progress: Callable[[int, int], None] | None, on_start: Callable[[int], None] | None, executor: Executor,
+          match_started: Callable[[MatchJob], None] | None,
+          match_ended: Callable[[MatchJob, MatchResult | None], None] | None, league: League,
+          options: ScheduleOptions, entrants: dict[int, Bot], held: lease.Lease, start: float) -> RunSummary:
+    """:func:`run_league`'s work, once it holds the league's lease (what is stored is read then)."""
+    league_id, players = league.id, league.players
+    with store() as session:
+        done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league_id))}
     remember_run(store, league_id, {"rounds": rounds})  # what `arena league status` counts "left" against
     slots = schedule(list(entrants), players, rounds)
     todo = [s for s in slots if (s.round, s.key) not in done]
     if on_start:
         on_start(len(todo) * games_per_match(players, options))
     jobs_list = [match_job(name, league, s, entrants, options, runs_dir) for s in todo]
+
+    full: list[NoSpaceLeft] = []  # the records' disk was full: no match starts until it has room again
+
+    def feed() -> Iterator[MatchJob]:
+        for job in jobs_list:
+            if held.lost:  # another runner has taken the lease over
+                return
+            if full:
+                if not wait_for_room(full[-1].folder):
+                    return
+                full.clear()
+            yield job
+
     games_run = failures = 0
     timings = dict.fromkeys(("referee", "match", "startup", "round_trips", "engine", "store", "ratings"), 0.0)
     # the matches being played, for the web server (live.py): a row as each referee starts,
@@ -91,10 +116,10 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
 
     referee_failures: list[RefereeFailed] = []
     try:
-        for job, result in executor.play(jobs_list, jobs, started):
+        for job, result in executor.play(feed(), jobs, started):
             if isinstance(result, RefereeFailed):
                 with_store(store, lambda job=job: live.ended(store, league_id, job.slot.round, job.slot.key))
-                referee_failures.append(result)
+                (full if isinstance(result, NoSpaceLeft) else referee_failures).append(result)
                 if match_ended:
                     match_ended(job, None)
                 continue
@@ -115,13 +140,29 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                 match_ended(job, result if stored else None)
     finally:
         if todo:
-            with_store(store, lambda: live.ended(store, league_id))
+            finally_with_store(store, lambda: live.ended(store, league_id))
+    held.check()
+    if full:
+        raise DiskFull(stopped(str(full[-1].folder)))
     if referee_failures:
-        raise referee_failures[0]
+        raise failed_matches(referee_failures, len(todo))
     t_ratings = time.perf_counter()
     with_store(store, lambda: rebuild_ratings(store, name))
     timings["ratings"] = time.perf_counter() - t_ratings
     return RunSummary(len(todo), games_run, failures, len(slots) - len(todo), time.monotonic() - start, timings)
+
+
+def failed_matches(failures: list[RefereeFailed], matches: int) -> RefereeFailed:
+    """One error for the matches of a run whose referee failed (each one's own sentence, the first
+    few): none of them is stored, so the next run plays them again."""
+    shown = "\n".join(f"- {failure}" for failure in failures[:FAILURES_SHOWN])
+    more = f"\n- and {len(failures) - FAILURES_SHOWN} more" if len(failures) > FAILURES_SHOWN else ""
+    again = "it" if len(failures) == 1 else "them"
+    return RefereeFailed(f"{len(failures)} of {matches} match(es) failed (none is stored: the next run plays {again} "
+                         f"again):\n{shown}{more}")
+
+
+FAILURES_SHOWN = 5
 
 
 def playing(league: League) -> dict[int, Bot]:

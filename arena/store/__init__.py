@@ -6,7 +6,9 @@ Arena is migrated in place and a new one is created from the migrations.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
@@ -23,6 +25,7 @@ from .models import (
     ImageArchive,
     ImageChunk,
     League,
+    LeagueLease,
     LiveMatch,
     Match,
     Rating,
@@ -39,6 +42,11 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 class StoreError(Exception):
     """The store cannot be used; the message says why and which URL."""
+
+
+class StoreTooNew(StoreError):
+    """The store was written by a newer Arena: its schema is at a migration this one does not
+    know. Nothing was changed; waiting does not help (:mod:`arena.league.waiting` does not)."""
 
 
 def store_url(url: str | None = None) -> str:
@@ -86,12 +94,14 @@ def open_store(url: str | None = None, create: bool = True) -> Store:
     except (NoSuchModuleError, ModuleNotFoundError) as exc:
         raise StoreError(f"no driver for {shown}: {exc}") from None
     try:
-        if not create:
-            _check_store(engine, shown)  # before the SQLite pragmas, which would write to any file
+        # before the SQLite pragmas, which would write to any file: a database that holds no
+        # store, or a newer Arena's, is left exactly as it is
+        versions = _check_store(engine, shown, exists=not create)
         if sqlite:
             event.listen(engine, "connect", _sqlite_pragmas)
-        with engine.connect() as connection:
-            _upgrade(connection)
+        if versions != _heads():  # else the schema is the newest already: no need to load Alembic
+            with engine.connect() as connection:
+                _upgrade(connection)
     except OperationalError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
         raise StoreError(f"cannot reach the database at {shown}: {reason}") from None
@@ -103,13 +113,47 @@ def open_store(url: str | None = None, create: bool = True) -> Store:
 MAKE_ONE = "; `arena league create`, `arena bot submit` or `arena demo` makes one"
 
 
-def _check_store(engine: Engine, shown: str) -> None:
-    """Refuses a database that holds no store (Alembic's table is the sign of one)."""
+def _check_store(engine: Engine, shown: str, exists: bool) -> set[str]:
+    """The migrations the store's schema is at (none: no store yet). Refuses, reading only, a
+    database that holds no store (Alembic's table is the sign of one) when the store must
+    ``exist``, and a store whose schema names a migration this Arena does not know: a newer
+    Arena wrote it, and migrating it, or running on it, could only break it."""
     with engine.connect() as connection:
         found = inspect(connection).has_table("alembic_version")
+        versions = [row[0] for row in connection.exec_driver_sql("SELECT version_num FROM alembic_version")] \
+            if found else []
     engine.dispose()  # that connection had no SQLite pragmas: keep it out of the pool
-    if not found:
+    if exists and not found:
         raise StoreError(f"no store at {shown}: the database holds no Arena tables{MAKE_ONE}")
+    unknown = sorted(set(versions) - _migrations().keys())
+    if unknown:
+        raise StoreTooNew(f"this store was written by a newer Arena (migration {', '.join(unknown)}); "
+                          f"upgrade Arena to use {shown} (nothing was changed)")
+    return set(versions)
+
+
+@functools.cache
+def _migrations() -> dict[str, str | None]:
+    """This Arena's migrations: each revision id and the one it follows, from the files'
+    ``revision = …`` and ``down_revision = …`` lines (importing Alembic to read them costs the
+    CLI half a second, and a store is opened by every command)."""
+    found: dict[str, str | None] = {}
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        text = path.read_text()
+        revision, down = _REVISION.search(text), _DOWN_REVISION.search(text)
+        if revision:
+            found[revision.group(1)] = down.group(1) if down else None
+    return found
+
+
+def _heads() -> set[str]:
+    """The newest migrations (one, unless two branches were never merged)."""
+    migrations = _migrations()
+    return set(migrations) - set(migrations.values())
+
+
+_REVISION = re.compile(r"^revision = ['\"]([^'\"]+)['\"]", re.MULTILINE)
+_DOWN_REVISION = re.compile(r"^down_revision = ['\"]([^'\"]+)['\"]", re.MULTILINE)
 
 
 def _upgrade(connection: Connection) -> None:
@@ -145,6 +189,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LiveMatch", "Match",
-           "Rating", "RatingHistory", "Store", "StoreError", "Submission", "User", "WebSession", "WorkerResult",
-           "open_store", "store_url"]
+__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LeagueLease",
+           "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "User",
+           "WebSession", "WorkerResult", "open_store", "store_url"]

@@ -184,6 +184,23 @@ class LiveMatch(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class LeagueLease(Base):
+    """The runner that plays a league now (``arena league run`` or ``arena ladder run``): one per
+    league (``arena/league/lease.py``). It renews ``renewed_at`` (by the database's clock) while it
+    runs and deletes the row when it ends; a row whose process is gone, or that was not renewed
+    for a while, is stale, and the next runner takes it over."""
+
+    __tablename__ = "league_leases"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64))  # this run's own: a process may run several leagues
+    host: Mapped[str] = mapped_column(String(256))  # where the runner runs, and as which process
+    pid: Mapped[int] = mapped_column(Integer)
+    command: Mapped[str] = mapped_column(String(32))  # "league run" or "ladder run"
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    renewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class User(Base):
     """An account: a bot author, or an admin (who creates and runs leagues)."""
 

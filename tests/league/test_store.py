@@ -176,3 +176,57 @@ def test_a_command_that_only_reads_reads_an_existing_store(store, db_url):
     listed = CliRunner().invoke(arena, ["league", "list", "--db", db_url])
     assert listed.exit_code == 0 and listed.output.splitlines() == ["league  format       game    players  entrants",
                                                                      "x       round-robin  prohis        3  -"]
+
+
+# every command that opens a store (``--db``), with arguments it accepts
+COMMANDS_WITH_A_STORE = {
+    "images archive": [], "bot list": [], "bot submit": ["."],
+    "league create": ["y", "--game", "prohis", "--players", "3"], "league join": ["x", "b@1"], "league list": [],
+    "league run": ["x"], "league status": ["x"],
+    "ratings rebuild": ["x"], "leaderboard": ["x"], "show game": ["1"], "show match": ["1"], "demo": [], "serve": [],
+    "user add": ["eve"], "user list": [], "user password": ["eve"], "user token": ["eve"],
+    "ladder create": ["z", "--game", "prohis", "--players", "3"], "ladder run": ["x"], "bundle match": ["1"],
+    "compare": ["b@1", "b@2"], "worker": [], "watch": ["x/0/1,2,3"],
+}
+
+
+def commands_with_a_store() -> set[str]:
+    import click
+
+    found: set[str] = set()
+
+    def walk(command: click.Command, path: list[str]) -> None:
+        if isinstance(command, click.Group):
+            ctx = click.Context(command)
+            for name in command.list_commands(ctx):
+                walk(command.get_command(ctx, name), [*path, name])
+        elif any(param.name == "db_url" for param in command.params):
+            found.add(" ".join(path))
+
+    walk(arena, [])
+    return found
+
+
+def test_a_store_of_a_newer_arena_is_refused_by_every_command_and_left_as_it_is(store, db_url, tmp_path):
+    """A store whose schema names a migration this Arena does not know: every command says so,
+    without a traceback and without writing a byte (nor a WAL or a journal file)."""
+    assert commands_with_a_store() == COMMANDS_WITH_A_STORE.keys()  # a new command: add it above
+    create_league(store, "x", "prohis", 3, {}, ScheduleOptions())
+    bot(store, league="x")
+    store.engine.dispose()
+    path = tmp_path / "arena.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '0099'")
+    connection.close()
+    before = path.read_bytes()
+    files = sorted(p.name for p in tmp_path.iterdir())
+    for name, args in COMMANDS_WITH_A_STORE.items():
+        result = CliRunner().invoke(arena, [*name.split(), *args, "--db", db_url], input="password\npassword\n")
+        assert result.exit_code == 1, (name, result.output, result.exception)
+        assert ("this store was written by a newer Arena (migration 0099); upgrade Arena to use "
+                f"sqlite:///{path} (nothing was changed)") in result.output, (name, result.output)
+        assert "Traceback" not in result.output
+        assert path.read_bytes() == before, name
+        assert sorted(p.name for p in tmp_path.iterdir()) == files, name
+    with pytest.raises(StoreError, match="newer Arena"):
+        open_store(db_url, create=False)

@@ -178,3 +178,56 @@ def test_a_referee_ends_when_its_launcher_is_killed(tmp_path):
     assert not socket_roots_of(pid), f"the referee left its sockets (it ended {took:.2f} s after its launcher)"
     assert not processes_running(RANDOM_BOT[1]), f"the referee left its bots (it ended {took:.2f} s after)"
     assert not (out / "result.json").exists()
+
+
+def test_a_result_that_cannot_be_read_is_a_referee_failure_that_says_why(tmp_path):
+    """What a real referee wrote, then spoilt as a disk, a copy or another program could: each is a
+    RefereeFailed naming the match and the fault, never an exception from deep in a reader."""
+    spec = parse_spec({"match_id": "spoilt", "game": "prohis", "games": 2, "seed": 1, "bots": BUILTINS})
+    good = launch(spec, tmp_path).data
+    path = tmp_path / "result.json"
+    text = path.read_text()
+    game = good["games"][0]
+    cases = {
+        text[: len(text) // 2]: "not JSON: ",
+        "": "not JSON: Expecting value at line 1 column 1",
+        "[" * 100_000: "not JSON: nested too deep",
+        "[]": "not a JSON object",
+        json.dumps({**good, "games": good["games"][:1]}): "1 game(s), the match has 2",
+        json.dumps({**good, "totals": good["totals"][:2]}): "the totals are not those of 3 bots",
+        json.dumps({**good, "timings": "fast"}): "its timings are not numbers",
+        json.dumps({**good, "games": [{**game, "scores": None}, game]}): "game 0 lacks one of index, seed",
+        json.dumps({**good, "games": [game, {**game, "bots": [0, 1, 7]}]}): "game 1's seats, scores, ranks",
+    }
+    from referee.launch import read_result
+
+    assert read_result(spec, tmp_path) == good
+    for content, problem in cases.items():
+        path.write_text(content)
+        with pytest.raises(RefereeFailed) as info:
+            read_result(spec, tmp_path)
+        assert str(info.value).startswith("the referee of spoilt wrote a result.json that cannot be read ("), info.value
+        assert problem in str(info.value) and str(info.value).endswith(f"; see {tmp_path}"), (problem, info.value)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(RefereeFailed, match="it is not UTF-8 text"):
+        read_result(spec, tmp_path)
+
+
+def test_a_full_disk_under_the_records_is_said_in_one_line(tmp_path, small_disk):
+    """A referee whose records fill their disk stops with one line naming that disk (exit status
+    3), no traceback; launch() makes it a NoSpaceLeft naming the folder."""
+    from referee import NoSpaceLeft
+
+    disk = small_disk(tmp_path / "disk", size_mb=1)
+    spec = parse_spec({"match_id": "full", "game": "prohis", "games": 2000, "seed": 1, "bots": BUILTINS})
+    out = disk.path / "out"
+    with pytest.raises(NoSpaceLeft) as info:
+        launch(spec, out)
+    assert str(info.value) == (f"no space left on the disk holding {out}: the referee of full could not write its "
+                               f"records (see {out})")
+    assert info.value.folder == out
+    done = subprocess.run([sys.executable, "-m", "referee", str(out / "spec.json"), "--out", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.strip().splitlines() == [f"arena-referee: no space left on the disk holding {out}: the match "
+                                                f"stopped (No space left on device); what was written is in {out}"]

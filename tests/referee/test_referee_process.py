@@ -205,3 +205,85 @@ def test_arena_replay_prints_the_game_and_checks_it(tmp_path):
     junk.write_text("hello\n")
     bad = runner.invoke(arena, ["replay", str(junk)])
     assert bad.exit_code == 1 and "not JSON" in bad.output
+
+
+def test_arena_replay_check_fails_a_record_cut_at_a_line_end(tmp_path):
+    """A record cut after any whole line is not a game record that checks: its last line, the
+    result, is missing (or decisions are, before it). --no-check prints what is there."""
+    runner = CliRunner()
+    played = runner.invoke(arena, ["match", "--game", "prohis", "--games", "1", "--out", str(tmp_path),
+                                   "--bot", "a=builtin:heuristic", "--bot", "b=builtin:random",
+                                   "--bot", "c=builtin:random"])
+    assert played.exit_code == 0, played.output
+    lines = (tmp_path / "game-000.jsonl").read_text().splitlines(keepends=True)
+    for keep in (len(lines) - 1, len(lines) // 2, 1):  # before the result, mid-game, the header alone
+        cut = tmp_path / f"cut-{keep}.jsonl"
+        cut.write_text("".join(lines[:keep]))
+        checked = runner.invoke(arena, ["replay", str(cut)])
+        assert checked.exit_code == 1, (keep, checked.output)
+        assert f"the record ends after {keep - 1} decision(s) without its result line: it was cut short" \
+            in checked.output, checked.output
+        unchecked = runner.invoke(arena, ["replay", str(cut), "--no-check"])
+        assert unchecked.exit_code == 0 and "(the record ends before the game did)" in unchecked.output
+    # decisions cut from before the result line: the game does not end where the record says it does
+    holed = tmp_path / "holed.jsonl"
+    holed.write_text("".join([*lines[:-3], lines[-1]]))
+    checked = runner.invoke(arena, ["replay", str(holed)])
+    assert checked.exit_code == 1 and "replaying them does not end the game: decisions are missing" \
+        in checked.output, checked.output
+
+
+def socket_folders(pid: int) -> list[Path]:
+    """The socket folders (/tmp/arena-*/) whose owner is process ``pid`` of this host."""
+    owner = f"{os.uname().nodename}:{pid}"
+    return [p for p in Path("/tmp").glob("arena-*") if (p / "owner").is_file() and (p / "owner").read_text() == owner]
+
+
+def wait_for(check, seconds: float = 10.0):
+    deadline = time.monotonic() + seconds
+    while not (found := check()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return found
+
+
+def test_a_referee_killed_with_sigkill_leaves_no_socket_folder(tmp_path):
+    """kill -9 of the referee alone, then of its whole process group: its socket folder goes with
+    it (its watchdog removes it), without waiting for another referee to sweep it. Local bots: a
+    process bot's socket is in that folder too."""
+    bots = [{"name": "r", "command": RANDOM_BOT}, *({"name": n, "builtin": "random"} for n in "bc")]
+    spec = write_spec(tmp_path, games=5000, bots=bots)
+    for whole_group in (False, True):
+        out = tmp_path / f"out-{whole_group}"
+        proc = subprocess.Popen([sys.executable, "-m", "referee", spec, "--out", str(out)], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            folders = wait_for(lambda proc=proc: socket_folders(proc.pid), 30)
+            assert folders, "the referee made no socket folder"
+            assert wait_for(lambda out=out: (out / "game-001.jsonl").exists(), 30)  # playing, its bot connected
+            os.killpg(proc.pid, signal.SIGKILL) if whole_group else proc.kill()
+            proc.wait(timeout=10)
+            assert wait_for(lambda folders=folders: not any(f.exists() for f in folders), 2), \
+                f"left behind by a referee killed with -9{' with its process group' if whole_group else ''}: {folders}"
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+
+
+def test_a_referee_sweeps_the_socket_folders_of_dead_referees(tmp_path):
+    """The net under the watchdog (a whole cgroup killed): any referee that starts, of local bots
+    too, removes the socket folders whose owner is gone, and no other /tmp/arena-* folder."""
+    dead = Path(f"/tmp/arena-dead{os.getpid()}")
+    dead.mkdir()
+    (dead / "owner").write_text(f"{os.uname().nodename}:999999")
+    alive, foreign = Path(f"/tmp/arena-alive{os.getpid()}"), Path(f"/tmp/arena-other{os.getpid()}")
+    alive.mkdir()
+    (alive / "owner").write_text(f"{os.uname().nodename}:{os.getpid()}")
+    foreign.mkdir()  # no owner file: not a socket folder
+    try:
+        done = referee(write_spec(tmp_path, games=1, bots=[{"name": n, "builtin": "random"} for n in "abc"]),
+                       "--out", str(tmp_path / "out"))
+        assert done.returncode == 0, done.stderr
+        assert not dead.exists() and alive.exists() and foreign.exists()
+    finally:
+        for folder in (dead, alive, foreign):
+            subprocess.run(["rm", "-rf", str(folder)], check=True)

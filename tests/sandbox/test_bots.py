@@ -181,6 +181,12 @@ def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_cli
     proc.kill()
     proc.communicate(timeout=30)
     assert len(arena_containers(docker_client, "killed")) == 2  # nothing could clean up
+    deadline = time.monotonic() + 2  # but the referee's socket folder is gone with it (its watchdog)
+    while time.monotonic() < deadline and [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
+                                           and (p / "owner").read_text().endswith(f":{proc.pid}")]:
+        time.sleep(0.02)
+    assert not [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
+                and (p / "owner").read_text().endswith(f":{proc.pid}")]
     again = subprocess.run([sys.executable, "-m", "referee",
                             _spec(tmp_path, misbehaving_images["sleep"], match_id="next", games=1,
                                   time={"decision_ms": 300, "bank_ms": 0}),
