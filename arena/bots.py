@@ -272,11 +272,14 @@ def build_bot(
                                 log.append(line)
                                 say(line)
                         image_id = chunk.get("aux", {}).get("ID", image_id)
-                        if watch.stopped:
-                            raise BotError(watch.stopped)
                         if "error" in chunk:
-                            raise BotError(f"the build of {config.tag} failed: {chunk['error'].strip()}"
-                                           + _killed(chunk["error"], limits) + _tail(log))
+                            raise BotError(watch.stopped or f"the build of {config.tag} failed: "
+                                           f"{chunk['error'].strip()}" + _killed(chunk["error"], limits) + _tail(log))
+                        # stopped: its steps are stopped as they start, and the engine ends the build
+                        # (and removes its containers) before the stream ends; closing it at once
+                        # would leave the engine to end the build on its own, later
+                        if watch.stopped and time.monotonic() - watch.stopped_at > DRAIN_S:
+                            raise BotError(watch.stopped)
                     if watch.stopped:
                         raise BotError(watch.stopped)
                 finally:
@@ -681,6 +684,7 @@ def _remove_new_images(client: docker.DockerClient, made: Iterable[str], before:
 
 # -- while the build runs: its time and its disk ------------------------------------------------
 WATCH_S = 0.1  # between two looks at a running build (longer while a look takes long)
+DRAIN_S = 30.0  # that a stopped build's engine has to end it
 INODE_BYTES = 4096  # what each file, folder or link counts at least: an empty file takes an inode
 
 
@@ -696,7 +700,11 @@ class _Watch:
         self.made, self.before = made, before
         self.stopped = ""
         self.peak = 0  # bytes: the most the build was seen to take
-        self._layers: dict[str, str] = {}  # image id -> the folder of its top layer ("" if none)
+        self.stopped_at = 0.0
+        self._layers: dict[str, str] = {}  # a made image's id -> the folder of the layer it made ("" if none)
+        self._folders: dict[str, str] = {}  # an image's id -> the folder of its top layer
+        self._parents: dict[str, str] = {}
+        self._new: dict[str, bool] = {}  # whether the image was not there before the build
         self._sizes: dict[str, int] = {}  # a made layer's folder -> its bytes (a layer never changes)
         self._steps: dict[str, list[str]] = {}  # container id -> the folders it writes to
         self._done = threading.Event()
@@ -710,14 +718,32 @@ class _Watch:
         finally:
             self._done.set()
             thread.join()
+            self._gone()
+
+    def _gone(self, wait: float = 60.0) -> None:
+        """Waits until the steps it saw are gone, the images they ran on free to remove: a
+        step stopped with a gigabyte written takes a while to remove, and the engine's own
+        removal makes ours return at once ("already in progress")."""
+        deadline = time.monotonic() + wait
+        for step in self._steps:
+            while time.monotonic() < deadline:
+                try:
+                    self.client.api.remove_container(step, force=True, v=True)
+                except docker.errors.NotFound:
+                    break
+                except docker.errors.APIError:
+                    time.sleep(0.1)
 
     def _run(self, cgroup: str) -> None:
         start = time.monotonic()
         wait = WATCH_S
         while not self._done.wait(wait):
+            if self.stopped:  # and every step that starts until the engine ends the build
+                _remove_steps(self.client, cgroup)
+                continue
             if time.monotonic() - start > self.seconds:
                 self._stop(cgroup, f"the build of {self.tag} ran longer than {self.seconds:.0f} s (its time cap)")
-                return
+                continue
             looked = time.monotonic()
             cap = int(self.disk_mb * 2**20)
             used = self._disk(cgroup, cap)
@@ -726,23 +752,34 @@ class _Watch:
                 self._stop(cgroup, f"the image {self.tag} grew past {self.disk_mb:.0f} MiB while it was built, over "
                                    f"the cap of {self.disk_mb:.0f} MiB (every file a step writes counts, in every "
                                    "stage, at least 4 KiB each): the build was stopped")
-                return
+                continue
             wait = max(WATCH_S, 2 * (time.monotonic() - looked))  # a tree of many files takes a while to count
 
     def _stop(self, cgroup: str, reason: str) -> None:
-        self.stopped = reason
+        self.stopped, self.stopped_at = reason, time.monotonic()
         _remove_steps(self.client, cgroup)
+
+    def _layer(self, image_id: str) -> str:
+        """The folder of the image's top layer, or ""."""
+        if image_id not in self._folders:
+            try:
+                image = self.client.api.inspect_image(image_id)
+            except docker.errors.APIError:
+                return ""
+            self._folders[image_id] = (image.get("GraphDriver") or {}).get("Data", {}).get("UpperDir", "")
+            self._parents[image_id] = image.get("Parent", "")
+            self._new[image_id] = image["Id"] not in self.before
+        return self._folders[image_id]
 
     def _disk(self, cgroup: str, cap: int) -> int:
         """The bytes the build takes now, counted up to a little past ``cap``."""
         for image_id in [i for i in list(self.made) if i not in self._layers]:
-            try:
-                image = self.client.api.inspect_image(image_id)
-            except docker.errors.APIError:
-                continue
-            folder = (image.get("GraphDriver") or {}).get("Data", {}).get("UpperDir", "")
-            # an image there before (the base, or what a RUN step printed as if made) is not the build's
-            self._layers[image_id] = folder if image["Id"] not in self.before else ""
+            folder = self._layer(image_id)
+            parent = self._parents.get(image_id, "")
+            # an image there before (the base, or what a RUN step printed as if made) is not the
+            # build's, and a step that changed only settings (LABEL, CMD) has its parent's layer
+            new = self._new.get(image_id, False) and (not parent or self._layer(parent) != folder)
+            self._layers[image_id] = folder if new else ""
         used = 0
         for folder in {f for f in self._layers.values() if f}:
             if folder not in self._sizes:

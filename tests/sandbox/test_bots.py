@@ -81,8 +81,8 @@ def test_a_build_over_its_time_is_stopped(tmp_path, docker_client):
     assert time.monotonic() - t0 < 20
     # the cancelled step's container does not linger
     def sleeping() -> bool:
-        return any("sleep 60" in " ".join(c.attrs["Config"]["Cmd"] or [])
-                   for c in docker_client.containers.list(all=True))
+        return any(f"sleep 60 # {unique}" in " ".join(c.attrs["Config"]["Cmd"] or [])
+                   for c in docker_client.containers.list(all=True, ignore_removed=True))
 
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and sleeping():

@@ -12,6 +12,7 @@ import re
 import secrets
 import socket
 import threading
+import time
 from pathlib import Path
 
 import docker.errors
@@ -471,3 +472,67 @@ def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
         folder = bot_folder(tmp_path / str(number), mark, "")
         (folder / "Dockerfile").write_text(dockerfile)
         _check_dockerfile(docker_client, load_bot_config(folder))
+
+
+# -- the build's disk and time, bounded while it runs ---------------------------------------------
+WRITE = ("RUN python3 -c \"[open(f'{path}/f{{i}}', 'wb').write(b'x' * {mib} * 2**20) for i in range({files})]; "
+         "print('WROTE', {files} * {mib})\"\n")
+
+
+class DiskUse:
+    """The peak growth of the used space of the disk that holds the engine's files, sampled
+    every 20 ms (other tests on the machine write there too: a rough figure)."""
+
+    def __init__(self, path: str = "/var/lib/docker") -> None:
+        self.path, self.peak, self.done = path, 0, threading.Event()
+        self.start = self.used()
+
+    def used(self) -> int:
+        fs = os.statvfs(self.path)
+        return (fs.f_blocks - fs.f_bfree) * fs.f_frsize
+
+    def __enter__(self) -> DiskUse:
+        def sample() -> None:
+            while not self.done.wait(0.02):
+                self.peak = max(self.peak, self.used() - self.start)
+
+        self.thread = threading.Thread(target=sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
+
+
+@pytest.mark.parametrize("steps, cap", [
+    (WRITE.format(files=10, mib=100, path="/tmp"), 100),  # one step: 1000 MiB
+    (WRITE.format(files=1, mib=60, path="/tmp") * 4, 150),  # four steps of 60 MiB: the layers made count
+    ("USER root\nVOLUME /data\n" + WRITE.format(files=10, mib=100, path="/data"), 100),  # a volume of the step's
+    ("RUN python3 -c \"[open(f'/tmp/{i}', 'w').close() for i in range(200000)]; print('WROTE', 200000)\"\n",
+     100),  # empty files: 4 KiB each
+], ids=["one step", "four steps", "a volume", "empty files"])
+def test_a_build_that_writes_past_the_cap_is_stopped_while_it_runs(steps, cap, tmp_path, docker_client, mark):
+    """The image cap was checked only after the build: one RUN writing 5 x 1000 MiB took 9.9 GiB
+    of the host's disk (the step's files, then the layer made of them) before the refusal."""
+    config = load_bot_config(bot_folder(tmp_path, mark, steps))
+    with DiskUse() as disk, pytest.raises(BotError) as info:
+        build_bot(docker_client, config, max_size_mb=cap)
+    message = str(info.value)
+    assert f"over the cap of {cap} MiB" in message and "the build was stopped" in message, message
+    assert "WROTE" not in message
+    # the step's files, and then the layer the engine makes of them: twice the cap at most, and
+    # the time between two looks
+    assert disk.peak < (2 * cap + 300) * 2**20, f"the disk grew by {disk.peak / 2**20:.0f} MiB under a cap of {cap}"
+    with pytest.raises(docker.errors.ImageNotFound):
+        docker_client.images.get(config.tag)
+
+
+def test_a_build_past_its_time_is_stopped(tmp_path, docker_client, mark):
+    config = load_bot_config(bot_folder(tmp_path, mark, f"RUN sleep 100000 # {mark}\n"))
+    start = time.monotonic()
+    with pytest.raises(BotError) as info:
+        build_bot(docker_client, config, limits=BuildLimits(seconds=3))
+    took = time.monotonic() - start
+    assert f"the build of {config.tag} ran longer than 3 s" in str(info.value), info.value
+    assert took < 15, f"stopped after {took:.1f} s"
