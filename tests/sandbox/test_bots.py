@@ -44,8 +44,8 @@ def bot_folder(tmp_path: Path, toml: str | None = GOOD_TOML,
     ('name = "t"\nversion = "1"\nlanguage = "python"\n', "FROM scratch\n", "'author' is missing"),
     ('name = "T T"\nversion = "1"\nlanguage = "python"\nauthor = "a"\n', "FROM scratch\n",
      "must be lower case"),
-    (GOOD_TOML + 'colour = "red"\n', "FROM scratch\n", "unknown key(s) colour"),
-    (GOOD_TOML + 'games = ["chess"]\n', "FROM scratch\n", "unknown game(s) chess"),
+    (GOOD_TOML + 'colour = "red"\n', "FROM scratch\n", "unknown key(s) 'colour'"),
+    (GOOD_TOML + 'games = ["chess"]\n', "FROM scratch\n", "unknown game(s) 'chess'"),
     (GOOD_TOML + '[build]\ncontext = "sub"\n', "FROM scratch\n", "must be inside the build context"),
 ])
 def test_bad_bot_folders_are_named(tmp_path, toml, dockerfile, message):
