@@ -15,16 +15,20 @@ tagged by name and version (and checked by playing it: ``arena/conformance.py``)
     dockerfile = "Dockerfile"      # relative to the folder, inside the context
     args = { KEY = "value" }       # build arguments
 
+bot.toml is hostile input: read within bounds, each refusal naming its key.
+
 A build reads nothing outside the bot folder (or the wider ``root`` that whoever runs the
-build, never bot.toml, may give, for bots that share files) and its base
-image, and runs in a sandbox of its own (:class:`BuildLimits`): no network (no ADD of a URL,
-no image pulled, no bot's image read), and limits on memory, processes, CPU and file size for
-every RUN step. RUN steps run as the user the Dockerfile is at: the base image's, or root
+build, never bot.toml, may give, for bots that share files) and Arena's base images (FROM
+and COPY --from name a base or an earlier stage, nothing else), and runs in a sandbox of its
+own (:class:`BuildLimits`): no network (no ADD of a URL, no image pulled), limits on memory,
+processes, CPU and file size for every RUN step, and the whole build's time and disk watched
+while it runs. RUN steps run as the user the Dockerfile is at: the base image's, or root
 after ``USER root``. That root is root in a container with Docker's default capabilities and
 seccomp profile, no network, those limits and the build's time cap: what any untrusted
 ``docker build`` gets, and what package installs need. Hosts that build bots from strangers
 should also remap root (dockerd ``--userns-remap``). An image is tagged only once it passes
-every check; a failed or refused build removes the images it made.
+every check; a failed or refused build removes the images it made, and one that passes
+leaves its image only, with no parent: none of its steps is an image another build could use.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ from .images import BASE_IMAGES, LANGUAGES
 NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
+STAGES_REPOSITORY = "arena-bot-stages"  # a bot's earlier stages, of its last build: the next one's cache
 AUTHOR_CHARS = 64  # bot.toml's author: free text, shown as the bot's subtitle
 BUILD_TIMEOUT = limits.BUILD_TIMEOUT_S
 MAX_IMAGE_MB = limits.MAX_IMAGE_MB
@@ -389,8 +394,11 @@ def build_bot(
     image_id = flat = ""
     images = client.api.images(all=True)
     before = {image["Id"] for image in images}
-    # the build's cache: only this bot's own images (each step of them is found by its history)
-    cache = [tag for image in images for tag in image.get("RepoTags") or () if tag.startswith(f"{repository}:")]
+    # the build's cache: only this bot's own images, and its last build's earlier stages (each
+    # step of them is found by its history)
+    stages = f"{STAGES_REPOSITORY}/{config.name}"
+    cache = [tag for image in images for tag in image.get("RepoTags") or ()
+             if tag.startswith((f"{repository}:", f"{stages}:"))]
     start = time.monotonic()
     watch = _Watch(client, config.tag, seconds, max_size_mb, made, before)
     engine = client.info()
@@ -445,6 +453,7 @@ def build_bot(
     except BotError:
         _remove_new_images(client, [*made, flat] if flat else made, before)
         raise
+    _keep_stages(client, engine, image["Id"], made, before, stages)
     _remove_steps_images(client, image["Id"], made, before)
     return BuildResult(config.tag, size_mb, time.monotonic() - start, log)
 
@@ -876,6 +885,14 @@ class _Watch:
                     time.sleep(0.1)
 
     def _run(self, cgroup: str) -> None:
+        try:
+            self._watch(cgroup)
+        except Exception as exc:  # noqa: BLE001 - unwatched, the build would have no caps: stop it
+            self._stop(cgroup, f"the build of {self.tag} was stopped: its watch failed ({type(exc).__name__}: {exc})")
+            while not self._done.wait(WATCH_S):
+                _remove_steps(self.client, cgroup)
+
+    def _watch(self, cgroup: str) -> None:
         start = time.monotonic()
         wait = WATCH_S
         while not self._done.wait(wait):
@@ -887,7 +904,10 @@ class _Watch:
                 continue
             looked = time.monotonic()
             cap = int(self.disk_mb * 2**20)
-            used = self._disk(cgroup, cap)
+            try:
+                used = self._disk(cgroup, cap)
+            except (OSError, docker.errors.APIError, requests.exceptions.RequestException):
+                continue  # the engine busy, a folder gone: the next look
             self.peak = max(self.peak, used)
             if used > cap:
                 self._stop(cgroup, f"the image {self.tag} grew past {self.disk_mb:.0f} MiB while it was built, over "
@@ -907,7 +927,7 @@ class _Watch:
                 image = self.client.api.inspect_image(image_id)
             except docker.errors.APIError:
                 return ""
-            self._folders[image_id] = (image.get("GraphDriver") or {}).get("Data", {}).get("UpperDir", "")
+            self._folders[image_id] = _upper(image)
             self._parents[image_id] = image.get("Parent", "")
             self._new[image_id] = image["Id"] not in self.before
         return self._folders[image_id]
@@ -933,12 +953,17 @@ class _Watch:
                     container = self.client.api.inspect_container(step)
                 except docker.errors.APIError:
                     continue
-                upper = (container.get("GraphDriver") or {}).get("Data", {}).get("UpperDir", "")
+                upper = _upper(container)
                 volumes = [m["Source"] for m in container.get("Mounts") or () if m.get("Type") == "volume"]
                 self._steps[step] = [f for f in (upper, *volumes) if f]
             for folder in self._steps[step]:
                 used += _disk_use(Path(folder), cap - used)
         return used
+
+
+def _upper(inspected: dict[str, Any]) -> str:
+    """The folder of an image's top layer, or of a container's own, from its inspection ("" if none)."""
+    return ((inspected.get("GraphDriver") or {}).get("Data") or {}).get("UpperDir", "")
 
 
 def _disk_use(folder: Path, cap: int) -> int:
@@ -1017,6 +1042,35 @@ def _raw_config(info: dict[str, Any], image_id: str) -> bytes:
     if hashlib.sha256(raw).hexdigest() != digest:
         raise BotError(f"{path} is not the configuration of the image {image_id}")
     return raw
+
+
+def _keep_stages(client: docker.DockerClient, engine: dict[str, Any], built: str, made: Iterable[str],
+                 before: set[str], repository: str) -> None:
+    """Keeps the last image of each earlier stage of a multi-stage build, made an image of no
+    parent, as ``repository:stage<k>`` in place of the last build's: the next build of this bot
+    finds those stages in its cache too. A stage's last image is one of the build's that no
+    other of its images has under it (an id the build printed that was there before is no
+    stage of it, unless it is this bot's stage of before, found again whole in the cache)."""
+    found: dict[str, dict[str, Any]] = {}
+    for step in dict.fromkeys(made):
+        with contextlib.suppress(docker.errors.APIError):
+            image = client.api.inspect_image(step)
+            found.setdefault(image["Id"], image)
+    under = {image.get("Parent") for image in found.values()}
+    ends = [image for image_id, image in found.items()
+            if image_id != built and image_id not in under and image.get("Parent")
+            and (image_id not in before or any(t.startswith(f"{repository}:") for t in image.get("RepoTags") or ()))]
+    old = {image["Id"] for image in client.api.images(name=repository)}
+    kept = {f"{repository}:stage{k}": _flatten(client, image, engine) for k, image in enumerate(ends)}
+    for tag, image_id in kept.items():
+        client.api.tag(image_id, *tag.rsplit(":", 1))
+    for image_id in old - set(kept.values()):  # the last build's, and any stage it had more
+        with contextlib.suppress(docker.errors.APIError):
+            for tag in client.api.inspect_image(image_id).get("RepoTags") or ():
+                if tag.startswith(f"{repository}:") and tag not in kept:
+                    client.api.remove_image(tag, noprune=True)
+            if not client.api.inspect_image(image_id).get("RepoTags"):
+                client.api.remove_image(image_id)  # and the steps under it, if a cache hit put any there
 
 
 def _remove_steps_images(client: docker.DockerClient, built: str, made: Iterable[str], before: set[str]) -> None:

@@ -18,7 +18,16 @@ from pathlib import Path
 import docker.errors
 import pytest
 
-from arena.bots import BUILD_LIMITS, BotError, BuildLimits, _check_dockerfile, _instructions, build_bot, load_bot_config
+from arena.bots import (
+    BUILD_LIMITS,
+    STAGES_REPOSITORY,
+    BotError,
+    BuildLimits,
+    _check_dockerfile,
+    _instructions,
+    build_bot,
+    load_bot_config,
+)
 from arena.images import PYTHON_BASE
 from referee.match import run_match
 from referee.spec import parse_spec
@@ -130,18 +139,37 @@ def test_a_build_reads_no_bots_image_and_pulls_nothing(dockerfile, expected, tmp
     assert "uniformly random" not in message  # the sample bot's docstring
 
 
+def remove_built(docker_client, tag: str) -> None:
+    """Removes a bot's image and the earlier stages its build kept for the next one's cache."""
+    docker_client.images.remove(tag)
+    name = tag.split("/", 1)[1].split(":")[0]
+    for image in docker_client.api.images(name=f"{STAGES_REPOSITORY}/{name}"):
+        for stage in image["RepoTags"]:
+            docker_client.images.remove(stage)
+
+
 def test_a_multi_stage_build_on_the_base_image_is_fine(tmp_path, docker_client, mark):
     folder = bot_folder(tmp_path, mark, "")
     (folder / "Dockerfile").write_text(
         f"ARG BASE\nFROM ${{BASE}} AS Build\nLABEL {MARK}={mark}\nRUN echo built > /tmp/out\n"
         f"FROM {PYTHON_BASE.tag}\nLABEL {MARK}={mark}\nCOPY --from=build /tmp/out /bot/out\n"
         "COPY --from=0 /tmp/out /bot/again\n")
-    built = build_bot(docker_client, load_bot_config(folder))
+    config = load_bot_config(folder)
+    built = build_bot(docker_client, config)
     image = docker_client.api.inspect_image(built.tag)
     assert image["Config"]["Labels"][MARK] == mark and not image["Parent"]
-    # no step of either stage is left as an image: the one this build tagged is all there is
-    assert docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"}) == [image["Id"]]
-    docker_client.images.remove(built.tag)
+    # no step of either stage is left as an image: the one this build tagged, and its first stage,
+    # kept for the next build's cache, are all there are, each an image of no parent
+    stage = docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:stage0")
+    assert not stage["Parent"] and stage["Config"]["Labels"][MARK] == mark
+    assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
+        [image["Id"], stage["Id"]])
+    again = build_bot(docker_client, config)  # the cache finds both stages
+    assert sum("Using cache" in line for line in again.log) >= 4, again.log
+    assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
+        [docker_client.api.inspect_image(built.tag)["Id"],
+         docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:stage0")["Id"]])
+    remove_built(docker_client, built.tag)
 
 
 # -- the context stays in the bot folder -------------------------------------------------------
@@ -451,7 +479,7 @@ def test_the_check_reads_a_dockerfile_as_the_engine_does(case, tmp_path, docker_
     (folder / "Dockerfile").write_bytes(data)
     said: list[str] = []
     built = build_bot(docker_client, load_bot_config(folder), say=said.append)
-    docker_client.images.remove(built.tag)
+    remove_built(docker_client, built.tag)
     steps = [m[1] for line in said if (m := re.match(r"Step \d+/\d+ : (\S+)", line))]
     assert [step.lower() for step in steps] == [k for _, k, _, _ in _instructions(data)] + ["label"] * 6, said
 
