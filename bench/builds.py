@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from arena.bots import BotError, build_bot, load_bot_config
+from arena.bots import STAGES_REPOSITORY, BotError, build_bot, load_bot_config
 from referee.sandbox import docker_client
 
 from .common import Report, median
@@ -58,6 +58,9 @@ def build_times(report: Report, runs: int) -> None:
                     build_bot(client, config)
                     times.append(time.monotonic() - start)
                 client.images.remove(config.tag)
+                for image in client.api.images(name=f"{STAGES_REPOSITORY}/{config.name}"):  # a C++ bot's first stage
+                    for tag in image["RepoTags"]:
+                        client.images.remove(tag)
             report.figure(f"{sample}: cold", median(cold), "s", f"({runs} builds)")
             report.figure(f"{sample}: cached", median(cached), "s")
 
