@@ -487,7 +487,8 @@ def test_the_check_reads_a_dockerfile_as_the_engine_does(case, tmp_path, docker_
 
 
 def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
-    """Arena's bases (by ${BASE}, tag or id), earlier stages (by name in any case, or number), scratch."""
+    """Arena's bases (by ${BASE}, tag or id), earlier stages (by name in any case, or number), scratch:
+    every sample bot's and starter's Dockerfile among them."""
     base_id = docker_client.api.inspect_image(PYTHON_BASE.tag)["Id"]
     allowed = [
         "ARG BASE\nFROM ${BASE} AS Build\nRUN true\nFROM build AS two\nCOPY --from=BUILD /a /b\nCOPY --from=0 /a /b\n"
@@ -495,7 +496,8 @@ def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
         f"FROM {PYTHON_BASE.tag}\n", f"FROM {PYTHON_BASE.name}:latest\n", f"FROM {base_id}\n", "ARG BASE\nFROM $BASE\n",
         "# escape=`\nARG BASE\nFROM ${BASE} `\n  AS b\nCOPY --chown=10001 a b\n",
         "ARG BASE\nFROM ${BASE} AS a\nFROM a\nONBUILD RUN true\nONBUILD COPY --from=a /a /b\n",
-        *[path.read_text() for path in sorted((ROOT / "sample_bots").glob("*/*/Dockerfile"))],
+        *[path.read_text() for path in sorted([*(ROOT / "sample_bots").glob("*/*/Dockerfile"),
+                                               *(ROOT / "arena" / "starters").glob("*/Dockerfile")])],
     ]
     for number, dockerfile in enumerate(allowed):
         (tmp_path / str(number)).mkdir()
