@@ -57,6 +57,10 @@ BUILD_MEMORY_MB = 1024  # and the same for memory+swap
 BUILD_PIDS = 256
 BUILD_CPUS = 1.0
 BUILD_CPU_SHARES = 512  # half a default container's weight: running matches come first
+# bot.toml (arena/bots.py ``load_bot_config``): read as hostile input, each value bounded
+BOT_TOML_KB = 64  # the file
+BUILD_ARGS = 64  # [build] args: how many
+BUILD_ARG_CHARS = 4096  # of each of their values
 
 # -- Uploads (arena/web/uploads.py): a bot folder sent to an Arena server as a .tar.gz or a
 # .zip. Counted while the request is read and while the archive is unpacked (real bytes, not

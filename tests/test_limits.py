@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.bots import BUILD_LIMITS, BUILD_TIMEOUT, MAX_IMAGE_MB
+from arena.bots import AUTHOR_CHARS, BUILD_LIMITS, BUILD_TIMEOUT, MAX_IMAGE_MB, TOML_DEPTH
 from referee import limits
 from referee.sandbox import PROFILE
 from referee.spec import parse_spec
@@ -17,8 +17,8 @@ def test_the_enforcing_code_takes_its_numbers_from_limits():
     assert (PROFILE.memory_mb, PROFILE.pids, PROFILE.cpus, PROFILE.tmpfs_mb, PROFILE.file_size_mb,
             PROFILE.open_files) == (limits.MEMORY_MB, limits.PIDS, limits.CPUS, limits.TMPFS_MB,
                                     limits.FILE_SIZE_MB, limits.OPEN_FILES)
-    assert (BUILD_LIMITS.memory_mb, BUILD_LIMITS.pids, BUILD_TIMEOUT, MAX_IMAGE_MB) == (
-        limits.BUILD_MEMORY_MB, limits.BUILD_PIDS, limits.BUILD_TIMEOUT_S, limits.MAX_IMAGE_MB)
+    assert (BUILD_LIMITS.memory_mb, BUILD_LIMITS.pids, BUILD_TIMEOUT, BUILD_LIMITS.seconds, MAX_IMAGE_MB) == (
+        limits.BUILD_MEMORY_MB, limits.BUILD_PIDS, limits.BUILD_TIMEOUT_S, limits.BUILD_TIMEOUT_S, limits.MAX_IMAGE_MB)
     spec = parse_spec({"game": "prohis", "bots": [{"name": f"b{i}", "builtin": "random"} for i in range(3)]})
     assert (spec.time.startup_ms, spec.time.decision_ms, spec.time.bank_ms, spec.max_restarts) == (
         limits.STARTUP_MS, limits.DECISION_MS, limits.BANK_MS, limits.MAX_RESTARTS)
@@ -34,7 +34,10 @@ def test_the_bot_authors_page_says_the_same_numbers():
                 f"says hello within {limits.CHECK_STARTUP_MS // 1000} s",
                 f"with {limits.CHECK_SLACK} times the decision",
                 f"with code 0 within {limits.CHECK_SHUTDOWN_MS // 1000} s", f"the container's {limits.MEMORY_MB} MiB",
-                f"({limits.DECISION_MS // 1000} s a decision, a {limits.BANK_MS // 1000} s bank"):
+                f"({limits.DECISION_MS // 1000} s a decision, a {limits.BANK_MS // 1000} s bank",
+                f"the file is at most {limits.BOT_TOML_KB} KiB", f"at most {TOML_DEPTH} deep",
+                f"`author` is at most {AUTHOR_CHARS} characters", f"at most {limits.BUILD_ARGS} build arguments",
+                f"and at most {limits.BUILD_ARG_CHARS} characters", f"at most {limits.UPLOAD_PATH_CHARS} characters"):
         assert row in page, f"docs/writing-a-bot.md does not say {row!r}"
 
 

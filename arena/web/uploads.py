@@ -627,10 +627,12 @@ def _check_bot_folder(folder: Path, tops: list[str]) -> None:
         found = ", ".join(_shown(t) for t in tops[:10]) + (", ..." if len(tops) > 10 else "")
         raise UploadRefused("no bot.toml at the top of the archive, or of its one top-level folder: a bot folder "
                             f"holds a bot.toml and a Dockerfile (the archive's top holds {found or 'nothing'})")
+    if toml.stat().st_size > limits.BOT_TOML_KB * 1024:
+        return  # the submission says what is wrong with it (load_bot_config reads it within bounds)
     try:
         build = tomllib.loads(toml.read_text(errors="replace")).get("build", {})
-    except tomllib.TOMLDecodeError:
-        return  # the submission says what is wrong with it
+    except (ValueError, RecursionError):  # not TOML, an integer of too many digits, nested too deep
+        return
     if isinstance(build, dict) and "dockerfile" in build:
         return  # bot.toml names another one; the submission checks it is there
     dockerfile = folder / "Dockerfile"

@@ -9,19 +9,31 @@ import http.server
 import ipaddress
 import os
 import re
+import secrets
 import socket
 import threading
+import time
 from pathlib import Path
 
 import docker.errors
 import pytest
 
-from arena.bots import BUILD_LIMITS, BotError, BuildLimits, build_bot, load_bot_config
+from arena.bots import (
+    BUILD_LIMITS,
+    STAGES_REPOSITORY,
+    BotError,
+    BuildLimits,
+    _check_dockerfile,
+    _instructions,
+    build_bot,
+    load_bot_config,
+)
 from arena.images import PYTHON_BASE
 from referee.match import run_match
 from referee.spec import parse_spec
 
-from .leftovers import MARK
+from .conftest import ROOT
+from .leftovers import MARK, new_mark
 
 TOML = 'name = "{name}"\nversion = "1"\nlanguage = "python"\nauthor = "me"\n'
 SECRET = "the host's secret 5f1c"
@@ -107,39 +119,59 @@ def test_add_of_a_url_is_refused_before_the_engine_fetches_it(add, tmp_path, doc
 
 # -- nothing but the bot folder and its base image ---------------------------------------------
 @pytest.mark.parametrize("dockerfile, expected", [
-    ("FROM {random}\nRUN cat /bot/bot.py\n",
-     "Dockerfile, line 1: FROM '{random}' is refused: it is the image of the bot 'random'"),
+    ("FROM {random}\nRUN cat /bot/bot.py\n", "Dockerfile, line 1: FROM '{random}' is refused: a bot's build may start "
+     "from Arena's base image"),
     ("ARG BASE\nFROM ${{BASE}}\nCOPY --from={random} /bot/bot.py /stolen.py\nRUN cat /stolen.py\n",
-     "Dockerfile, line 3: COPY --from '{random}' is refused: it is the image of the bot 'random'"),
-    ("ARG THEIRS={random}\nFROM ${{THEIRS:-scratch}}\n",
-     "Dockerfile, line 2: FROM '{random}' is refused"),
+     "Dockerfile, line 3: COPY --from='{random}' is refused: --from names an earlier stage of this Dockerfile"),
+    ("ARG THEIRS={random}\nFROM ${{THEIRS:-scratch}}\n", "Dockerfile, line 2: FROM '${{THEIRS:-scratch}}' is refused"),
     ("FROM registry.invalid:5000/debian:bookworm\n",
-     "FROM 'registry.invalid:5000/debian:bookworm' is not an image on this Docker engine, and bot builds "
-     "are offline"),
+     "FROM 'registry.invalid:5000/debian:bookworm' is refused: a bot's build may start from Arena's base image"),
+    ("FROM {adversary}\n", "FROM '{adversary}' is refused"),  # an image on the engine, no bot's: no base either
 ])
 def test_a_build_reads_no_bots_image_and_pulls_nothing(dockerfile, expected, tmp_path, docker_client,
-                                                       sample_images, mark):
+                                                       sample_images, adversary_images, mark):
     """Another bot's image holds its author's code, and the build log goes back to this author."""
     folder = bot_folder(tmp_path, mark, "")
-    (folder / "Dockerfile").write_text(dockerfile.format(random=sample_images["random"]))
+    values = {"random": sample_images["random"], "adversary": adversary_images["sleep"]}
+    (folder / "Dockerfile").write_text(dockerfile.format(**values))
     message = failed_build(folder, docker_client)
-    assert expected.format(random=sample_images["random"]) in message, message
+    assert expected.format(**values) in message, message
     assert "uniformly random" not in message  # the sample bot's docstring
+
+
+def remove_built(docker_client, tag: str) -> None:
+    """Removes a bot's image and the earlier stages its build kept for the next one's cache."""
+    docker_client.images.remove(tag)
+    name = tag.split("/", 1)[1].split(":")[0]
+    for image in docker_client.api.images(name=f"{STAGES_REPOSITORY}/{name}"):
+        for stage in image["RepoTags"]:
+            docker_client.images.remove(stage)
 
 
 def test_a_multi_stage_build_on_the_base_image_is_fine(tmp_path, docker_client, mark):
     folder = bot_folder(tmp_path, mark, "")
+    # (the stages start differently: the engine's cache takes each stage's steps from the first
+    # cached image that has its first step, and only from it)
     (folder / "Dockerfile").write_text(
         f"ARG BASE\nFROM ${{BASE}} AS Build\nLABEL {MARK}={mark}\nRUN echo built > /tmp/out\n"
-        f"FROM ${{BASE}}\nLABEL {MARK}={mark}\nCOPY --from=build /tmp/out /bot/out\n"
-        "COPY --from=0 /tmp/out /bot/again\n")
-    built = build_bot(docker_client, load_bot_config(folder))
-    assert docker_client.images.get(built.tag).labels[MARK] == mark
-    docker_client.images.remove(built.tag)  # with the build's untagged steps below it
-    for _ in range(5):  # the first stage's, kept as the build's cache: children before parents
-        for image in docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"}):
-            with contextlib.suppress(docker.errors.APIError):
-                docker_client.images.remove(image)
+        f"FROM {PYTHON_BASE.tag}\nCOPY --from=build /tmp/out /bot/out\nCOPY --from=0 /tmp/out /bot/again\n"
+        f"LABEL {MARK}={mark}\n")
+    config = load_bot_config(folder)
+    built = build_bot(docker_client, config)
+    image = docker_client.api.inspect_image(built.tag)
+    assert image["Config"]["Labels"][MARK] == mark and not image["Parent"]
+    # no step of either stage is left as an image: the one this build tagged, and its first stage,
+    # kept for the next build's cache, are all there are, each an image of no parent
+    stage = docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:stage0")
+    assert not stage["Parent"] and stage["Config"]["Labels"][MARK] == mark
+    assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
+        [image["Id"], stage["Id"]])
+    again = build_bot(docker_client, config)  # the cache finds both stages: every step
+    assert sum("Using cache" in line for line in again.log) == 11, again.log
+    assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
+        [docker_client.api.inspect_image(built.tag)["Id"],
+         docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:stage0")["Id"]])
+    remove_built(docker_client, built.tag)
 
 
 # -- the context stays in the bot folder -------------------------------------------------------
@@ -288,3 +320,251 @@ def test_a_sample_bot_still_builds_and_plays(tmp_path, docker_client, sample_ima
         {"name": "b", "builtin": "random"}]})
     result = run_match(spec, tmp_path)
     assert [g["failures"] for g in result["games"]] == [["", "", ""]] * 2, result["games"]
+
+
+# -- a build sees only Arena's bases and its own stages ------------------------------------------
+@pytest.fixture(scope="module")
+def victim(docker_client, tmp_path_factory):
+    """Another author's bot, built first: the full id of each image its build made (a step's
+    image exists while the build runs, whatever happens to it afterwards), its secret source, and
+    its tag. The layer of ``COPY bot.py`` is the one that holds the source."""
+    mark, secret = new_mark(), f"the victim's secret {secrets.token_hex(8)}"
+    folder = tmp_path_factory.mktemp("victim") / "bot"
+    folder.mkdir()
+    (folder / "bot.toml").write_text(TOML.format(name=f"victim-{mark}"))
+    (folder / "bot.py").write_text(f"print({secret!r})\n")
+    (folder / "Dockerfile").write_text(f'ARG BASE\nFROM ${{BASE}}\nLABEL {MARK}={mark}\nCOPY bot.py /bot/bot.py\n'
+                                       'CMD ["python3", "/bot/bot.py"]\n')
+    steps: list[str] = []  # (step, full id), in order
+
+    def said(line: str) -> None:
+        if (made := re.fullmatch(r" ---> ([0-9a-f]{12})", line)) and steps and steps[-1].startswith("COPY"):
+            steps[-1] = docker_client.api.inspect_image(made[1])["Id"]
+        elif line.startswith("Step ") and " : COPY " in line:
+            steps.append("COPY")
+
+    built = build_bot(docker_client, load_bot_config(folder), say=said)
+    assert steps and steps[0].startswith("sha256:"), built.log
+    yield {"copy": steps[0], "secret": secret, "tag": built.tag, "mark": mark}
+    with contextlib.suppress(docker.errors.APIError):
+        docker_client.images.remove(built.tag)
+    for _ in range(12):  # what the build left, if anything: children before parents
+        for image in docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"}):
+            with contextlib.suppress(docker.errors.APIError):
+                docker_client.images.remove(image)
+
+
+def unique_prefix(docker_client, image_id: str, at_least: int = 4) -> str:
+    """The shortest prefix of ``image_id`` (at least 4 hex digits) that no other image's id has."""
+    others = [i.removeprefix("sha256:") for i in docker_client.api.images(all=True, quiet=True) if i != image_id]
+    hexid = image_id.removeprefix("sha256:")
+    for length in range(at_least, 65):
+        if not any(other.startswith(hexid[:length]) for other in others):
+            return hexid[:length]
+    return hexid
+
+
+STEAL = "RUN cat /bot/bot.py /stolen.py || true\n"
+ATTACKS = {
+    "FROM its layer's id": ("FROM {id}\n" + STEAL, "line 1: FROM '{id}' is refused", ""),
+    "FROM a prefix": ("FROM {prefix}\n" + STEAL, "line 1: FROM '{prefix}' is refused", ""),
+    "FROM a 12-digit id": ("FROM {short}\n" + STEAL, "line 1: FROM '{short}' is refused", ""),
+    "COPY --from its layer": ("ARG BASE\nFROM ${{BASE}}\nCOPY --from={id} /bot/bot.py /stolen.py\n" + STEAL,
+                              "line 3: COPY --from='{id}' is refused", ""),
+    "COPY --from a prefix": ("ARG BASE\nFROM ${{BASE}}\nCOPY --from={prefix} /bot/bot.py /stolen.py\n" + STEAL,
+                             "line 3: COPY --from='{prefix}' is refused", ""),
+    "ARG default in FROM": ("ARG THEIRS={id}\nFROM ${{THEIRS}}\n" + STEAL, "line 2: FROM '${{THEIRS}}' is refused",
+                            ""),
+    "bot.toml's arg in FROM": ("ARG THEIRS\nFROM $THEIRS\n" + STEAL, "line 2: FROM '$THEIRS' is refused",
+                               'args = {{ THEIRS = "{id}" }}'),
+    "a later stage FROM the layer": ("ARG BASE\nFROM ${{BASE}} AS a\nRUN true\nFROM {id}\n" + STEAL,
+                                     "line 4: FROM '{id}' is refused", ""),
+    "its tag": ("FROM {tag}\n" + STEAL, "line 1: FROM '{tag}' is refused", ""),
+}
+
+
+@pytest.mark.parametrize("attack", list(ATTACKS))
+def test_a_build_cannot_read_another_bots_layers(attack, tmp_path, docker_client, victim, mark):
+    """Only a bot image's last steps carry Arena's labels: the layer of its ``COPY`` is an image
+    of its own in the engine's store (the classic builder keeps each step's image), by id or by
+    any unique prefix of it, unless the build removed it."""
+    dockerfile, expected, build = ATTACKS[attack]
+    values = {"id": victim["copy"], "short": victim["copy"].removeprefix("sha256:")[:12],
+              "prefix": unique_prefix(docker_client, victim["copy"]), "tag": victim["tag"]}
+    folder = bot_folder(tmp_path, mark, "", build.format(**values))
+    (folder / "Dockerfile").write_text(dockerfile.format(**values))
+    said: list[str] = []
+    config = load_bot_config(folder)
+    try:
+        built = build_bot(docker_client, config, say=said.append)
+    except BotError as exc:
+        message = str(exc)
+    else:
+        docker_client.images.remove(built.tag)
+        stolen = any(victim["secret"] in line for line in said)
+        pytest.fail(f"built{', and the log shows the victim source' if stolen else ''}: {said[-6:]}")
+    assert victim["secret"] not in message and not any(victim["secret"] in line for line in said), message
+    assert expected.format(**values) in message, message
+    assert "an earlier stage" in message or "earlier stage" in message, message
+
+
+def test_no_step_of_a_bots_build_is_left_as_an_image(docker_client, victim):
+    """Whatever the Dockerfile check lets through, nothing of another bot is there to read: the
+    layer that holds its source is no image of its own, and the bot's image has no parent."""
+    with pytest.raises(docker.errors.ImageNotFound):
+        docker_client.api.inspect_image(victim["copy"])
+    image = docker_client.api.inspect_image(victim["tag"])
+    assert not image.get("Parent"), image.get("Parent")
+    assert docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={victim['mark']}"}) == [
+        image["Id"]]
+
+
+# The engine's Dockerfile parser has rules of its own (moby/buildkit's, as the classic builder of
+# Docker 20.10 vendors it); the check reads a Dockerfile by the same rules, or a line it reads
+# as part of another could be a FROM the engine runs. Each of these hides one.
+HIDDEN = {
+    "a byte-order mark": ("\ufeffFROM {id}\n", 1),
+    "lower case": ("from {id}\n", 1),
+    "CR LF": ("FROM {id}\r\n", 1),
+    "an ideographic space first": ("\u3000FROM {id}\n", 1),
+    "continued": ("FROM \\\n  {id}\n", 1),
+    "a comment inside": ("FROM \\\n# the victim\n\n{id}\n", 1),
+    "a lone backslash": ("ARG BASE\nFROM ${{BASE}}\n\\\nFROM {id}\n", 3),
+    "an escaped backslash at the end": ("ARG BASE\nFROM ${{BASE}}\nRUN echo \\\\\nFROM {id}\n", 4),
+    "a form feed after the backslash": ("ARG BASE\nFROM ${{BASE}}\nRUN echo \\\f\nFROM {id}\n", 4),
+    "a directive after another": ("# foo=bar\n# escape=`\nARG BASE\nFROM ${{BASE}}\nRUN echo `\nFROM {id}\n", 6),
+    "a heredoc (the classic builder has none)": ("ARG BASE\nFROM ${{BASE}}\nRUN cat <<EOF\nFROM {id}\nEOF\n", 4),
+    "--platform": ("FROM --platform=linux/amd64 {id}\n", 1),
+    "COPY --FROM": ("ARG BASE\nFROM ${{BASE}}\ncopy --FROM={id} /bot/bot.py /s\n", 3),
+    "COPY --from, JSON form": ('ARG BASE\nFROM ${{BASE}}\nCOPY --from={id} ["/bot/bot.py", "/s"]\n', 3),
+    "COPY --from, quoted": ('ARG BASE\nFROM ${{BASE}}\nCOPY --from="{id}" /bot/bot.py /s\n', 3),
+    "COPY --from, escaped": ("ARG BASE\nFROM ${{BASE}}\nCOPY --fr\\om={id} /bot/bot.py /s\n", 3),
+    "COPY --from, this stage's number": ("ARG BASE\nFROM ${{BASE}}\nCOPY --from=0 /bot/bot.py /s\n", 3),
+    "COPY --from, a later stage": ("ARG BASE\nFROM ${{BASE}}\nCOPY --from=later /a /s\nFROM ${{BASE}} AS later\n", 3),
+    "ADD --from": ("ARG BASE\nFROM ${{BASE}}\nADD --from={id} /bot/bot.py /s\n", 3),
+    "ONBUILD COPY --from": ("ARG BASE\nFROM ${{BASE}} AS a\nONBUILD COPY --from={id} /bot/bot.py /s\nFROM a\n", 3),
+    "a stage named oddly": ("ARG BASE\nFROM ${{BASE}} AS \u212aa\nCOPY --from=ka /bot/bot.py /s\n", 2),
+}
+
+
+@pytest.mark.parametrize("case", list(HIDDEN))
+def test_a_from_hidden_from_a_naive_reading_is_refused(case, tmp_path, docker_client, victim, mark):
+    dockerfile, line = HIDDEN[case]
+    folder = bot_folder(tmp_path, mark, "")
+    (folder / "Dockerfile").write_bytes(dockerfile.format(id=victim["copy"]).encode())
+    message = failed_build(folder, docker_client)
+    assert f"Dockerfile, line {line}: " in message and ("refused" in message or "cannot name" in message), message
+    assert victim["secret"] not in message
+
+
+# ... and the same rules, checked against the engine: the steps it runs are the instructions the
+# check reads (with the 6 labels `arena bot build` adds).
+READ_ALIKE = {  # WORKDIR takes the rest of its line as a path: whichever way a line is read, it builds
+    "a directive after another": "# foo=bar\n# escape=`\nARG BASE\nFROM ${BASE}\nWORKDIR /x `\nFROM ${BASE}\n",
+    "an escape directive": "# escape=`\nARG BASE\nFROM ${BASE}\nWORKDIR /x `\nFROM ${BASE}\n",
+    "an indented escape directive": "  # escape=`\nARG BASE\nFROM ${BASE}\nWORKDIR /x `\nFROM ${BASE}\n",
+    "the other rules": "\ufeffARG BASE\nFROM ${BASE}\n"  # a byte-order mark
+                       "\\\nFROM ${BASE}\n"  # a lone backslash
+                       "WORKDIR /x\\\\\nFROM ${BASE}\n"  # an escaped backslash at the end
+                       "WORKDIR /x \\\f\nFROM ${BASE}\n"  # a form feed after the backslash
+                       "WORKDIR /a \\\n# c\n\n  FROM ${BASE}\n"  # comments and blank lines inside
+                       "WORKDIR /a \\\r\nFROM ${BASE}\r\n"  # CR LF
+                       "WORKDIR /x <<EOF\nFROM ${BASE}\nLABEL EOF=1\n"  # a heredoc
+                       "\u3000FROM ${BASE}\n",  # an ideographic space first
+}
+
+
+@pytest.mark.parametrize("case", list(READ_ALIKE))
+def test_the_check_reads_a_dockerfile_as_the_engine_does(case, tmp_path, docker_client, mark):
+    data = (READ_ALIKE[case] + f"LABEL {MARK}={mark}\n").encode()
+    folder = bot_folder(tmp_path, mark, "")
+    (folder / "Dockerfile").write_bytes(data)
+    said: list[str] = []
+    built = build_bot(docker_client, load_bot_config(folder), say=said.append)
+    remove_built(docker_client, built.tag)
+    steps = [m[1] for line in said if (m := re.match(r"Step \d+/\d+ : (\S+)", line))]
+    assert [step.lower() for step in steps] == [k for _, k, _, _ in _instructions(data)] + ["label"] * 6, said
+
+
+def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
+    """Arena's bases (by ${BASE}, tag or id), earlier stages (by name in any case, or number), scratch:
+    every sample bot's and starter's Dockerfile among them."""
+    base_id = docker_client.api.inspect_image(PYTHON_BASE.tag)["Id"]
+    allowed = [
+        "ARG BASE\nFROM ${BASE} AS Build\nRUN true\nFROM build AS two\nCOPY --from=BUILD /a /b\nCOPY --from=0 /a /b\n"
+        "FROM scratch\nCOPY --from=two /a /b\nCOPY --from=1 /a /b\n",
+        f"FROM {PYTHON_BASE.tag}\n", f"FROM {PYTHON_BASE.name}:latest\n", f"FROM {base_id}\n", "ARG BASE\nFROM $BASE\n",
+        "# escape=`\nARG BASE\nFROM ${BASE} `\n  AS b\nCOPY --chown=10001 a b\n",
+        "ARG BASE\nFROM ${BASE} AS a\nFROM a\nONBUILD RUN true\nONBUILD COPY --from=a /a /b\n",
+        *[path.read_text() for path in sorted([*(ROOT / "sample_bots").glob("*/*/Dockerfile"),
+                                               *(ROOT / "arena" / "starters").glob("*/Dockerfile")])],
+    ]
+    for number, dockerfile in enumerate(allowed):
+        (tmp_path / str(number)).mkdir()
+        folder = bot_folder(tmp_path / str(number), mark, "")
+        (folder / "Dockerfile").write_text(dockerfile)
+        _check_dockerfile(docker_client, load_bot_config(folder))
+
+
+# -- the build's disk and time, bounded while it runs ---------------------------------------------
+WRITE = ("RUN python3 -c \"[open(f'{path}/f{{i}}', 'wb').write(b'x' * {mib} * 2**20) for i in range({files})]; "
+         "print('WROTE', {files} * {mib})\"\n")
+
+
+class DiskUse:
+    """The peak growth of the used space of the disk that holds the engine's files, sampled
+    every 20 ms (other tests on the machine write there too: a rough figure)."""
+
+    def __init__(self, path: str = "/var/lib/docker") -> None:
+        self.path, self.peak, self.done = path, 0, threading.Event()
+        self.start = self.used()
+
+    def used(self) -> int:
+        fs = os.statvfs(self.path)
+        return (fs.f_blocks - fs.f_bfree) * fs.f_frsize
+
+    def __enter__(self) -> DiskUse:
+        def sample() -> None:
+            while not self.done.wait(0.02):
+                self.peak = max(self.peak, self.used() - self.start)
+
+        self.thread = threading.Thread(target=sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
+
+
+@pytest.mark.parametrize("steps, cap", [
+    (WRITE.format(files=10, mib=100, path="/tmp"), 100),  # one step: 1000 MiB
+    (WRITE.format(files=1, mib=60, path="/tmp") * 4, 150),  # four steps of 60 MiB: the layers made count
+    ("USER root\nVOLUME /data\n" + WRITE.format(files=10, mib=100, path="/data"), 100),  # a volume of the step's
+    ("RUN python3 -c \"[open(f'/tmp/{i}', 'w').close() for i in range(200000)]; print('WROTE', 200000)\"\n",
+     100),  # empty files: 4 KiB each
+], ids=["one step", "four steps", "a volume", "empty files"])
+def test_a_build_that_writes_past_the_cap_is_stopped_while_it_runs(steps, cap, tmp_path, docker_client, mark):
+    """The image cap was checked only after the build: one RUN writing 5 x 1000 MiB took 9.9 GiB
+    of the host's disk (the step's files, then the layer made of them) before the refusal."""
+    config = load_bot_config(bot_folder(tmp_path, mark, steps))
+    with DiskUse() as disk, pytest.raises(BotError) as info:
+        build_bot(docker_client, config, max_size_mb=cap)
+    message = str(info.value)
+    assert f"over the cap of {cap} MiB" in message and "the build was stopped" in message, message
+    assert "WROTE" not in message
+    # the step's files, and then the layer the engine makes of them: twice the cap at most, and
+    # the time between two looks
+    assert disk.peak < (2 * cap + 300) * 2**20, f"the disk grew by {disk.peak / 2**20:.0f} MiB under a cap of {cap}"
+    with pytest.raises(docker.errors.ImageNotFound):
+        docker_client.images.get(config.tag)
+
+
+def test_a_build_past_its_time_is_stopped(tmp_path, docker_client, mark):
+    config = load_bot_config(bot_folder(tmp_path, mark, f"RUN sleep 100000 # {mark}\n"))
+    start = time.monotonic()
+    with pytest.raises(BotError) as info:
+        build_bot(docker_client, config, limits=BuildLimits(seconds=3))
+    took = time.monotonic() - start
+    assert f"the build of {config.tag} ran longer than 3 s" in str(info.value), info.value
+    assert took < 15, f"stopped after {took:.1f} s"

@@ -66,20 +66,29 @@ def test_arena_bot_build_refuses_image_settings(instruction, declared, tmp_path,
         docker_client.images.get(f"arena-bot/t-{mark}:1")
 
 
-def test_a_setting_inherited_from_the_base_image_is_refused_too(tmp_path, docker_client, unvetted, mark):
+def test_a_setting_inherited_from_an_earlier_stage_is_refused_too(tmp_path, docker_client, mark):
     folder = bot_folder(tmp_path, mark, "")
-    (folder / "Dockerfile").write_text(f"FROM {unvetted['volume base']}\nLABEL {MARK}={mark}\nRUN true\n")
+    (folder / "Dockerfile").write_text(
+        f"ARG BASE\nFROM ${{BASE}} AS volume\nLABEL {MARK}={mark}\nVOLUME /data\nFROM volume\nRUN true\n")
     with pytest.raises(BotError, match=r"inherited from the base image counts too") as info:
         build_bot(docker_client, load_bot_config(folder))
     assert "VOLUME ['/data']: a volume is" in str(info.value)
 
 
-def test_healthcheck_none_cancels_a_base_images_check(tmp_path, docker_client, unvetted, mark):
+def test_a_build_cannot_start_from_an_image_that_is_no_arena_base(tmp_path, docker_client, unvetted, mark):
+    """Other images on the engine are not bots' but not Arena's either: a build starts from a base."""
     folder = bot_folder(tmp_path, mark, "")
-    (folder / "Dockerfile").write_text(
-        f"FROM {unvetted['healthcheck base']}\nLABEL {MARK}={mark}\nHEALTHCHECK NONE\n")
+    (folder / "Dockerfile").write_text(f"FROM {unvetted['volume base']}\nLABEL {MARK}={mark}\nRUN true\n")
+    with pytest.raises(BotError, match=r"line 1: FROM '.*' is refused: a bot's build may start from Arena's base"):
+        build_bot(docker_client, load_bot_config(folder))
+
+
+def test_healthcheck_none_cancels_an_earlier_stages_check(tmp_path, docker_client, mark):
+    folder = bot_folder(tmp_path, mark, "")
+    (folder / "Dockerfile").write_text(f"ARG BASE\nFROM ${{BASE}} AS checked\nLABEL {MARK}={mark}\n"
+                                       "HEALTHCHECK --interval=1ms CMD true\nFROM checked\nHEALTHCHECK NONE\n")
     built = build_bot(docker_client, load_bot_config(folder))
-    docker_client.images.remove(built.tag)  # with the build's untagged steps below it
+    docker_client.images.remove(built.tag)
 
 
 # -- check time ------------------------------------------------------------------------------

@@ -187,6 +187,15 @@ HOSTILE = {
     "control character": (tgz((info("a\x1b[2J.txt", size=1), b"x")), "control or invisible character"),
     "bidi override": (zipped({"gpj.\u202eexe": b"x"}), "control or invisible character"),
     "too deep": (tgz((info("/".join(["d"] * 40) + "/x", size=1), b"x")), "folders deep"),
+    # bot.toml is hostile too (tests/sandbox/test_bot_toml.py has every case): each was a 500
+    "bot.toml: a 5,000-digit integer": (tgz(base={**BOT, "bot.toml": TOML + b"games = [" + b"9" * 5000 + b"]\n"}),
+                                        "line 5 (games): an integer of 5000 digits"),
+    "bot.toml: 20,000 nested arrays": (tgz(base={**BOT, "bot.toml": TOML + b"games = " + b"[" * 20000 + b"]" * 20000}),
+                                       "line 5 (games): arrays or tables nested more than"),
+    "bot.toml: a NUL in dockerfile": (tgz(base={**BOT, "bot.toml": TOML + b'[build]\ndockerfile = "D\\u0000"\n'}),
+                                      "[build] dockerfile holds a control character (U+0000)"),
+    "bot.toml: a 4 MiB build argument": (tgz(base={**BOT, "bot.toml": TOML + b'[build]\nargs = { X = "'
+                                                   + b"x" * 4 * MiB + b'" }\n'}), "bot.toml is over the 64 KiB"),
 }
 
 
