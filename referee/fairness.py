@@ -72,13 +72,14 @@ class Cgroup:
         self.closed = False
 
     @classmethod
-    def of_docker_id(cls, container_id: str, root: Path = CGROUP_ROOT) -> Cgroup:
+    def of_docker_id(cls, container_id: str, root: Path = CGROUP_ROOT, parent: str = "docker") -> Cgroup:
         """A Docker container's cgroup where Docker's cgroup drivers put it (cgroupfs, v1 or
-        v2; systemd, v2): found without asking the engine for the container's pid."""
-        v1 = (root / "cpuacct" / "docker" / container_id, root / "freezer" / "docker" / container_id)
+        v2, under ``parent``: the engine's own, or the container's ``cgroup_parent``; systemd,
+        v2): found without asking the engine for the container's pid."""
+        v1 = (root / "cpuacct" / parent / container_id, root / "freezer" / parent / container_id)
         if v1[0].is_dir() and v1[1].is_dir():
             return cls(v1[0] / "cpuacct.usage", v1[1] / "freezer.state", v2=False)
-        for group in (root / "docker" / container_id, root / "system.slice" / f"docker-{container_id}.scope"):
+        for group in (root / parent / container_id, root / "system.slice" / f"docker-{container_id}.scope"):
             if (group / "cgroup.freeze").exists():
                 return cls(group / "cpu.stat", group / "cgroup.freeze", v2=True)
         raise CgroupError(0, f"no cgroup of container {container_id[:12]} where Docker puts them")
