@@ -17,6 +17,7 @@ It plays three random legal actions, then attacks. Attacks the sandbox must refu
   hostsnoop   read the host's environment and files (refused: not there)
   daemon      leave a daemon behind, then exit (the container's removal ends it)
   flood       write 64 MiB to stdout and stderr (kept, capped), then play on
+  logflood    write 8 MiB to stdout and 8 MiB to stderr before every reply, from the first
   exit        exit mid-game
   spin        start four processes that spin on the CPU for the rest of the match, and play on
               (the fairness guard freezes the bot whenever it is not asked)
@@ -152,6 +153,12 @@ def attack() -> None:
 def decide(view, legal):
     global moves
     moves += 1
+    if ATTACK == "logflood":
+        chunk = b"y" * 2**20
+        for _ in range(8):
+            sys.stdout.buffer.write(chunk)
+            sys.stderr.buffer.write(chunk)
+        sys.stdout.flush()
     if moves == 4:
         attack()
     return rng.choice(legal)
