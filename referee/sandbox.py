@@ -54,6 +54,7 @@ import dataclasses
 import os
 import shutil
 import socket
+import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -202,13 +203,15 @@ def client() -> docker.DockerClient:
 
 
 WARM_WAIT_S = 3.0  # a seat's first start waits this long at most for its image's pages (isolation.warm)
-_FILES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-files")  # walks and warms image layers
+_FILES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-files")  # walks image layers
 _ENGINE_HOST: bool | None = None
 
 
 def _seat_cgroups() -> bool:
-    """Whether seats can have cgroups of their own here: Docker's cgroupfs driver, on this host,
-    whose cgroup tree the referee may write (root)."""
+    """Whether seats can have cgroups of their own here: Docker's cgroupfs driver, and a cgroup
+    tree the referee may write (root). Whether it is the engine's own shows once a container
+    is in it (``SeatCgroup.reclaim`` fails if not): a referee in a container with the host's
+    cgroups (docs/deploy.md) has a hostname of its own."""
     global _ENGINE_HOST
     if _ENGINE_HOST is None:
         try:
@@ -216,9 +219,14 @@ def _seat_cgroups() -> bool:
         except (NoDockerEngine, docker.errors.DockerException, requests.exceptions.RequestException):
             return False
         memory = CGROUP_ROOT if (CGROUP_ROOT / "cgroup.controllers").exists() else CGROUP_ROOT / "memory"
-        _ENGINE_HOST = (info.get("CgroupDriver") == "cgroupfs" and info.get("Name") == socket.gethostname()
-                        and os.access(memory, os.W_OK))
+        _ENGINE_HOST = info.get("CgroupDriver") == "cgroupfs" and os.access(memory, os.W_OK)
     return _ENGINE_HOST
+
+
+def _warm(layers: list[Path], done: threading.Event) -> None:
+    with contextlib.suppress(OSError):  # the layers cannot be read here: start-ups read from the disk
+        isolation.warm(layers)
+    done.set()
 
 
 class ContainerSeat(GrpcSeat):
@@ -298,7 +306,8 @@ class ContainerSeat(GrpcSeat):
             options["cgroup_parent"] = self.seat_cgroup.parent
         layers = isolation.image_layers(image)
         problems = _FILES.submit(isolation.file_problems, layers)  # the walk, once per layer and process
-        warming = _FILES.submit(isolation.warm, layers)
+        warmed = threading.Event()  # a daemon thread: a referee that ends does not wait for it
+        threading.Thread(target=_warm, args=(layers, warmed), name="arena-warm", daemon=True).start()
         try:
             container = engine.containers.create(
                 image["Id"],  # what was inspected, whatever the tag says by now
@@ -327,8 +336,7 @@ class ContainerSeat(GrpcSeat):
         if refused:
             container.remove(force=True, v=True)
             raise Failure(START_FAILED, f"the image {self.image} is refused: {'; '.join(refused)}")
-        with contextlib.suppress(TimeoutError, OSError):  # only start-up time is at stake (isolation.warm)
-            warming.result(timeout=WARM_WAIT_S)
+        warmed.wait(WARM_WAIT_S)  # only start-up time is at stake (isolation.warm)
         try:
             container.start()
         except docker.errors.APIError as exc:

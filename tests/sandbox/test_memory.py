@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots import image_file_refusal
 from referee.match import run_match
 from referee.spec import parse_spec
 
@@ -136,3 +137,6 @@ def test_an_image_whose_files_would_open_a_channel_is_refused(tmp_path, docker_c
     assert "'/bot/pages/0' may be written by any user (mode 0666)" in detail, detail
     assert "'/bot/own' is a file that only its owner or group may read (mode 0600, user 10001" in detail, detail
     assert not arena_containers(docker_client, "memory-refused")
+    # arena bot build and arena bot check say the same, before any match
+    refusal = image_file_refusal(docker_client.api.inspect_image(tag))
+    assert "'/bot/pages/0' may be written by any user" in refusal and "'/bot/own' is a file" in refusal, refusal
