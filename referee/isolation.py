@@ -130,10 +130,11 @@ def _built() -> Path:
 
 
 def _publish(binary: Path) -> Path:
-    """A copy of ``binary`` in ``INIT_DIR/arena-bin-<uid>``, a folder that only this user may write
-    (refused if it is anything else: /tmp is everybody's), named by its digest."""
+    """A copy of ``binary`` in ``INIT_DIR/.arena-init-<uid>``, a folder that only this user may
+    write (refused if it is anything else: /tmp is everybody's; and not ``arena-*``, the socket
+    folders' sweep), named by its digest."""
     data = binary.read_bytes()
-    folder = INIT_DIR / f"arena-bin-{os.geteuid()}"
+    folder = INIT_DIR / f".arena-init-{os.geteuid()}"
     with contextlib.suppress(FileExistsError):
         folder.mkdir(mode=0o755)
     info = folder.lstat()
@@ -141,6 +142,8 @@ def _publish(binary: Path) -> Path:
         raise IsolationError(f"{folder} is not a folder of this user's own that only it may write: "
                              "remove it, and the referee makes it anew")
     target = folder / f"arena-init-{hashlib.sha256(data).hexdigest()[:16]}"
+    if target.is_dir():  # cannot be made by the engine (a bind mount's source must exist): but never fail on it
+        shutil.rmtree(target)
     if not target.is_file() or target.read_bytes() != data:
         partial = folder / f".{target.name}.{os.getpid()}"
         partial.write_bytes(data)

@@ -143,7 +143,9 @@ class OutputPipe:
 
     def append(self, data: bytes) -> None:
         """Adds ``data`` (arena-init's own errors, from the engine's log) to the log, within the cap."""
-        if data and self._log is not None and self.kept < self.cap:
+        if self._log is None:  # the seat's log exists once a container of it has been, even a silent one
+            self._log = open(self.log_path, "ab", buffering=0)  # noqa: SIM115 - closed in finish()
+        if data and self.kept < self.cap:
             part = data[: self.cap - self.kept]
             with contextlib.suppress(OSError):
                 self._log.write(part)

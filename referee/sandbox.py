@@ -204,7 +204,7 @@ def client() -> docker.DockerClient:
 
 WARM_WAIT_S = 3.0  # a seat's first start waits this long at most for its image's pages (isolation.warm)
 _FILES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-files")  # walks image layers
-_ENGINE_HOST: bool | None = None
+_SEAT_CGROUPS: bool | None = None
 
 
 def _seat_cgroups() -> bool:
@@ -212,18 +212,22 @@ def _seat_cgroups() -> bool:
     tree the referee may write (root). Whether it is the engine's own shows once a container
     is in it (``SeatCgroup.reclaim`` fails if not): a referee in a container with the host's
     cgroups (docs/deploy.md) has a hostname of its own."""
-    global _ENGINE_HOST
-    if _ENGINE_HOST is None:
+    global _SEAT_CGROUPS
+    if _SEAT_CGROUPS is None:
         try:
             info = client().info()
         except (NoDockerEngine, docker.errors.DockerException, requests.exceptions.RequestException):
             return False
         memory = CGROUP_ROOT if (CGROUP_ROOT / "cgroup.controllers").exists() else CGROUP_ROOT / "memory"
-        _ENGINE_HOST = info.get("CgroupDriver") == "cgroupfs" and os.access(memory, os.W_OK)
-    return _ENGINE_HOST
+        _SEAT_CGROUPS = info.get("CgroupDriver") == "cgroupfs" and os.access(memory, os.W_OK)
+    return _SEAT_CGROUPS
 
 
 def _warm(layers: list[Path], done: threading.Event) -> None:
+    """Warms the layers in a thread that runs only when nothing else of the core wants to: it
+    may go on into the match, on the match's core."""
+    with contextlib.suppress(AttributeError, OSError):  # Linux
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # this thread only
     with contextlib.suppress(OSError):  # the layers cannot be read here: start-ups read from the disk
         isolation.warm(layers)
     done.set()
@@ -312,8 +316,9 @@ class ContainerSeat(GrpcSeat):
             container = engine.containers.create(
                 image["Id"],  # what was inspected, whatever the tag says by now
                 environment={"ARENA_SOCKET": self.address, "HOME": "/tmp"},
-                volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"},
-                         str(init): {"bind": isolation.INIT_MOUNT, "mode": "ro"}},
+                volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"}},
+                # a mount, not a volume: the engine refuses a missing source instead of making a folder there
+                mounts=[docker.types.Mount(isolation.INIT_MOUNT, str(init), type="bind", read_only=True)],
                 labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": self.match_id,
                         "arena.bot": self.name},
                 detach=True,
@@ -328,8 +333,7 @@ class ContainerSeat(GrpcSeat):
         # slip past. Of the refused settings only volumes would act here: the profile disables
         # health checks, and ports, stop signals and build triggers do nothing (see above).
         config = dict(container.attrs.get("Config") or {})
-        ours = (SOCKET_MOUNT, isolation.INIT_MOUNT)
-        config["Volumes"] = {v: {} for v in config.get("Volumes") or {} if v not in ours}
+        config["Volumes"] = {v: {} for v in config.get("Volumes") or {} if v != SOCKET_MOUNT}  # not ours
         refused = image_problems(config, keys=("Volumes",))
         with contextlib.suppress(OSError):  # the layers cannot be read here (not root): no check of files
             refused += problems.result()
