@@ -32,6 +32,10 @@ What closes it, together:
   refused (:func:`file_problems`); the user id of Arena's bases (:data:`BUILD_UID`) is the
   builds' only.
 
+A container started ahead of its turn must not run before its seat's previous one is removed and
+reclaimed: arena-init runs nothing of the bot's until the referee opens the reading end of the
+seat's output FIFO (``referee/output.py``), which is where to hold it.
+
 What is left is measured by tests/sandbox/test_memory.py (docs/writing-a-bot.md, "Memory across
 processes"): a token written into those caches by every means above reads back at chance
 level in the bot's next process, in the next rotation and in the next match.
