@@ -165,9 +165,9 @@ class SeatCgroup:
     page cache, dentries, inodes), which :meth:`reclaim` frees. Removed with the seat
     (:meth:`remove`), or by :func:`sweep_cgroups` after a referee that died."""
 
-    def __init__(self, root: Path = CGROUP_ROOT) -> None:
+    def __init__(self, root: Path = CGROUP_ROOT, name: str = "") -> None:
         self.root = root
-        self.name = f"{SEAT_CGROUP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+        self.name = name or f"{SEAT_CGROUP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
         self.v2 = (root / "cgroup.controllers").exists()
 
     @property
@@ -224,7 +224,10 @@ def sweep_cgroups(alive: Iterable[int] = (), root: Path = CGROUP_ROOT) -> int:
     for name in found:
         owner = re.fullmatch(rf"{SEAT_CGROUP_PREFIX}(\d+)-[0-9a-f]+", name)
         if owner and int(owner[1]) not in keep and not _running(int(owner[1])):
-            remove_cgroup(root, name, wait=1.0)
+            seat = SeatCgroup(root, name)
+            with contextlib.suppress(OSError):  # a referee killed before it could: what its bots left goes too
+                seat.reclaim()
+            seat.remove(wait=1.0)
             removed += 1
     return removed
 

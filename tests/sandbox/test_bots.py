@@ -173,6 +173,7 @@ def test_sigterm_removes_containers_and_sockets(tmp_path, docker_client, misbeha
     assert not arena_containers(docker_client, "killed")
     assert not [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
                 and (p / "owner").read_text().endswith(f":{proc.pid}")]
+    assert not list(Path("/sys/fs/cgroup/memory").glob(f"arena-seat-{proc.pid}-*"))  # the seats closed theirs
 
 
 def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_client, misbehaving_images):
@@ -181,6 +182,8 @@ def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_cli
     proc.kill()
     proc.communicate(timeout=30)
     assert len(arena_containers(docker_client, "killed")) == 2  # nothing could clean up
+    seats = list(Path("/sys/fs/cgroup/memory").glob(f"arena-seat-{proc.pid}-*"))  # referee/isolation.py
+    assert len(seats) == 2, seats
     again = subprocess.run([sys.executable, "-m", "referee",
                             _spec(tmp_path, misbehaving_images["sleep"], match_id="next", games=1,
                                   time={"decision_ms": 300, "bank_ms": 0}),
@@ -191,3 +194,4 @@ def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_cli
     assert not arena_containers(docker_client, "next")
     assert not [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
                 and (p / "owner").read_text().endswith(f":{proc.pid}")]
+    assert not any(seat.exists() for seat in seats)  # reclaimed, then removed
