@@ -179,11 +179,13 @@ def test_sigterm_removes_containers_and_sockets(tmp_path, docker_client, misbeha
 def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_client, misbehaving_images):
     proc = _start_referee(tmp_path, _spec(tmp_path, misbehaving_images["sleep"]))
     _wait_for_containers(docker_client, "killed", 2)
+    deadline = time.monotonic() + 30  # each seat's cgroup (referee/isolation.py) is made as its container starts
+    while len(seats := list(Path("/sys/fs/cgroup/memory").glob(f"arena-seat-{proc.pid}-*"))) < 2:
+        assert time.monotonic() < deadline, seats
+        time.sleep(0.1)
     proc.kill()
     proc.communicate(timeout=30)
     assert len(arena_containers(docker_client, "killed")) == 2  # nothing could clean up
-    seats = list(Path("/sys/fs/cgroup/memory").glob(f"arena-seat-{proc.pid}-*"))  # referee/isolation.py
-    assert len(seats) == 2, seats
     again = subprocess.run([sys.executable, "-m", "referee",
                             _spec(tmp_path, misbehaving_images["sleep"], match_id="next", games=1,
                                   time={"decision_ms": 300, "bank_ms": 0}),
