@@ -59,7 +59,7 @@ import requests.exceptions
 import urllib3.exceptions
 
 from arena_games import GAMES
-from referee import limits
+from referee import isolation, limits
 from referee.sandbox import docker_client, image_problems
 
 from .images import BASE_IMAGES, LANGUAGES
@@ -446,7 +446,7 @@ def build_bot(
             raise BotError(f"the build of {config.tag} produced no image" + _tail(log))
         made.append(image_id)
         image = client.api.inspect_image(image_id)
-        refusal = image_refusal(image["Config"])
+        refusal = image_refusal(image["Config"]) or image_file_refusal(image)
         if refusal:
             raise BotError(f"the image of {config.tag} is refused: {refusal}")
         size_mb = image["Size"] / 2**20
@@ -480,6 +480,17 @@ def image_refusal(image_config: dict[str, Any] | None) -> str:
         return ""
     return ("it declares what Arena's sandbox does not allow (an instruction inherited from the base "
             "image counts too: start from one without it):\n  " + "\n  ".join(problems))
+
+
+def image_file_refusal(image: dict[str, Any]) -> str:
+    """Why Arena refuses an image's files (``docker image inspect``), or '': a file any user may
+    write, or one only the build user may read (referee/isolation.py). '' where the layers
+    cannot be read here (not root): the referee checks them again before every container."""
+    try:
+        problems = isolation.file_problems(isolation.image_layers(image))
+    except OSError:
+        return ""
+    return "its files would not be safe in the sandbox:\n  " + "\n  ".join(problems) if problems else ""
 
 
 # -- the build's sandbox ---------------------------------------------------------------------

@@ -53,7 +53,7 @@ from referee.seats import PROTOCOL_VERSION_MISMATCH, Failure, GrpcSeat, ProcessS
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
-from .bots import image_refusal
+from .bots import image_file_refusal, image_refusal
 from .images import PYTHON_BASE
 
 PASS, FAIL, SKIP = "pass", "FAIL", "skip"
@@ -201,10 +201,11 @@ def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeCo
 def _image(image: str) -> tuple[dict[str, str], Line]:
     """The image's labels, and the line on its settings."""
     try:
-        config = client().api.inspect_image(image)["Config"] or {}
+        attrs = client().api.inspect_image(image)
     except docker.errors.ImageNotFound:
         return {}, Line("image", FAIL, f"no image {image!r} on this Docker engine (build it with `arena bot build`)")
-    refusal = image_refusal(config)
+    config = attrs["Config"] or {}
+    refusal = image_refusal(config) or image_file_refusal(attrs)
     if refusal:
         return {}, Line("image settings", FAIL, f"refused: {refusal}")
     return config.get("Labels") or {}, Line("image settings", PASS, "nothing Arena's sandbox refuses")

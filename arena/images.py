@@ -38,12 +38,14 @@ from pathlib import Path
 import docker
 import docker.errors
 
+# where downloads and built things are kept; the user of every base, which builds run as (at run
+# time each container is a user of its own)
+from referee.isolation import BUILD_UID as BOT_UID
+from referee.isolation import CACHE
 from referee.sandbox import STDIO_ADAPTER  # in every base: runs a JSON-lines bot (arenabot.stdio)
 
 SUITE = "bookworm"
 MIRROR = os.environ.get("ARENA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
-CACHE = Path(os.environ.get("ARENA_CACHE", Path.home() / ".cache" / "arena"))
-BOT_UID = 10001  # the non-root user every bot runs as
 RECIPE_VERSION = "3"  # bump when the recipe below changes
 ROOT = Path(__file__).resolve().parent.parent  # the checkout, whose kit goes into the Python base
 NOT_BUILT = ("build", "dist", "*.egg-info", "__pycache__", "*.pyc", "node_modules")  # leftovers, never built in

@@ -44,7 +44,7 @@ ENABLED = True  # bench/fairness.py turns the guard off to measure what it preve
 TICK_S = 0.01  # how often, during a game's decisions, the bots' CPU time is read
 # A bot is caught by the rules of referee/limits.py: WINDOW_SHARE of a tick's wall time
 # (a spinner: caught within a tick), or BUDGET_S + TAIL_S per turn it had (a trickle).
-CARRY_S = 0.005  # a bot's CPU time may reach its cgroup's count up to a scheduler tick late
+CARRY_S = 0.005  # on more than one core, a bot's CPU time may reach its cgroup's count up to a scheduler tick late
 
 
 class CgroupError(OSError):
@@ -72,13 +72,14 @@ class Cgroup:
         self.closed = False
 
     @classmethod
-    def of_docker_id(cls, container_id: str, root: Path = CGROUP_ROOT) -> Cgroup:
+    def of_docker_id(cls, container_id: str, root: Path = CGROUP_ROOT, parent: str = "docker") -> Cgroup:
         """A Docker container's cgroup where Docker's cgroup drivers put it (cgroupfs, v1 or
-        v2; systemd, v2): found without asking the engine for the container's pid."""
-        v1 = (root / "cpuacct" / "docker" / container_id, root / "freezer" / "docker" / container_id)
+        v2, under ``parent``: the engine's own, or the container's ``cgroup_parent``; systemd,
+        v2): found without asking the engine for the container's pid."""
+        v1 = (root / "cpuacct" / parent / container_id, root / "freezer" / parent / container_id)
         if v1[0].is_dir() and v1[1].is_dir():
             return cls(v1[0] / "cpuacct.usage", v1[1] / "freezer.state", v2=False)
-        for group in (root / "docker" / container_id, root / "system.slice" / f"docker-{container_id}.scope"):
+        for group in (root / parent / container_id, root / "system.slice" / f"docker-{container_id}.scope"):
             if (group / "cgroup.freeze").exists():
                 return cls(group / "cpu.stat", group / "cgroup.freeze", v2=True)
         raise CgroupError(0, f"no cgroup of container {container_id[:12]} where Docker puts them")
@@ -137,7 +138,8 @@ class Watch:
     mark: float = 0.0  # the container's CPU time at the last count
     turn_time: float = 0.0  # wall seconds of its own turns since the last count
     turn_start: float = 0.0  # when its current turn began (while it is asked)
-    carry: float = 0.0  # credit for its own turns that the last count did not use
+    carry: float = 0.0  # credit for its own turns that the last count did not use (more than one core)
+    pending: float = 0.0  # CPU seconds counted as its last replies arrived, not its turns' (Guard._settle)
     off_turn: float = 0.0  # CPU seconds used, over the match, while another seat was asked
     turns: int = 0  # decisions it was asked for, over the match
     caught: str = ""  # why it is frozen whenever it is not asked; "" while it is not
@@ -158,8 +160,11 @@ class Guard:
     own turns (their wall time, times the cores it may use). Measured on a container round
     trip of about 400 µs, reading the CPU time at every turn instead added 20 µs, a timer on
     the match's event loop 11 µs, this thread 2-5 µs (within the noise at a 10 ms tick).
+    On one core (the default) its CPU time is also read as each reply arrives (one read, a few
+    µs), so a turn's credit covers only what came before the reply: a bot that idled on its turn
+    and computed right after its reply took up to ×1.73 of the thinking seat's time, unseen.
     What the credit for its own turns leaves a bot: moving the idle part of its turn, within
-    one tick, to just before or after it.
+    one tick, to just before it.
     """
 
     def __init__(self, seats: list[Any]) -> None:
@@ -182,7 +187,7 @@ class Guard:
                 watch.watched = True
                 with contextlib.suppress(OSError):  # between games is nobody's turn: not counted
                     watch.mark = watch.cgroup.cpu_s()
-                watch.turn_time = watch.carry = 0.0
+                watch.turn_time = watch.carry = watch.pending = 0.0
                 if watch.caught:
                     self._freeze(b)
         self.asked = None
@@ -207,8 +212,22 @@ class Guard:
         with self._lock:
             self.asked = None
             watch.turn_time += time.perf_counter() - watch.turn_start
+            if watch.cgroup is not None and self.cores == 1:
+                self._settle(watch)
             if watch.caught:
                 self._freeze(b)
+
+    def _settle(self, watch: Watch) -> None:
+        """Counts a bot's CPU time as its reply arrives, so that what it uses from then on is
+        never its own turn's: the idle part of a turn pays for nothing after it. On one core the
+        count is exact then (the bot is not running while the referee is); with more, a running
+        bot's time reaches its count late, and the tick's count with its carry does it."""
+        try:
+            cpu_now = watch.cgroup.cpu_s()  # type: ignore[union-attr]
+        except OSError:
+            return
+        watch.pending += max(0.0, cpu_now - watch.mark - watch.turn_time * self.cores)
+        watch.mark, watch.turn_time = cpu_now, 0.0
 
     def end_game(self) -> None:
         if self._thread is not None:
@@ -252,9 +271,10 @@ class Guard:
             # CPU time reaches the cgroup's count late (at the next scheduler tick, when the bot
             # runs on another core): what its turns leave unused is credited to the next count
             credit = watch.turn_time * self.cores + watch.carry
-            used = max(0.0, cpu_now - watch.mark - credit)
-            watch.carry = min(CARRY_S, max(0.0, credit - (cpu_now - watch.mark)))
-            watch.mark, watch.turn_time = cpu_now, 0.0
+            used = max(0.0, cpu_now - watch.mark - credit) + watch.pending
+            late = min(CARRY_S, max(0.0, credit - (cpu_now - watch.mark)))
+            watch.carry = late if self.cores > 1 else 0.0  # on one core nothing is counted late
+            watch.mark, watch.turn_time, watch.pending = cpu_now, 0.0, 0.0
             watch.off_turn += used
             if watch.caught:
                 continue

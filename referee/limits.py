@@ -29,6 +29,9 @@ CHECK_SHUTDOWN_MS = 2_000  # to exit by itself with code 0
 MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny
 MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
 LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
+# ... and past the cap, read from a container (referee/output.py) at most this many bytes a second,
+# of which only the last lines are kept: a bot that writes faster waits in its writes
+LOG_RATE = 1024 * 1024
 
 # -- The container (referee/sandbox.py ``SandboxProfile``): no network, read-only root, no
 # capabilities, a non-root user; and these amounts.
@@ -39,7 +42,7 @@ TMPFS_MB = 64  # /tmp, the only writable place
 SHM_MB = 8
 FILE_SIZE_MB = 64  # ulimit fsize: no single file larger than this
 OPEN_FILES = 256
-DOCKER_LOG_MAX = "1m"  # docker's json-file log, one file
+DOCKER_LOG_MAX = "1m"  # docker's json-file log, one file: only arena-init's own errors reach it
 
 # -- Fairness (referee/fairness.py): CPU a bot may use while another seat is asked. Over
 # WINDOW_SHARE of a 10 ms window (a spinner), or over BUDGET_S + TAIL_S per turn it had in

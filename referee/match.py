@@ -377,6 +377,7 @@ class Match:
                 "refused": str(seat.refused) if seat and seat.refused else "",  # for the whole match
                 "processes": seat.launches if seat else 0,
                 "peak_memory_mb": None if peak is None else round(peak / 2**20, 1),
+                "isolated": seat.isolated if seat else None,  # referee/isolation.py
                 "shutdown": seat.shutdown if seat else None,  # with spec.shutdown_ms: how it ended after MatchEnd
                 **(self.guard.report()[b] if hasattr(self, "guard") else {}),
             })

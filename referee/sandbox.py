@@ -7,9 +7,16 @@ writes are bounded by tmpfs and ``ulimit fsize``); memory equal to memory+swap (
 swap, an OOM kill shows as ``OOMKilled``); one CPU, on the referee's own core when the
 referee is pinned (``referee/cpu.py``); a pids limit (not ``ulimit nproc``,
 which counts per user across the host); every capability dropped; no-new-privileges;
-a non-root user; an init process that reaps zombies; capped logs; a private IPC
-namespace with a tiny /dev/shm. The environment holds only ``ARENA_SOCKET`` and
-``HOME`` besides what the image itself sets: nothing of the host's leaks in.
+a non-root user of its own for each container; a private IPC namespace with a tiny
+/dev/shm. The environment holds only ``ARENA_SOCKET`` and ``HOME`` besides what the image
+itself sets: nothing of the host's leaks in.
+
+Its first process is arena-init (``referee/init.c``, bind-mounted read-only from the host): it
+adds a seccomp filter to the engine's, sends the bot's stdout and stderr to a FIFO that the
+referee reads, capped (``referee/output.py``: nothing a bot writes goes through the engine),
+runs the image's program and reaps zombies. The containers of a seat run in a cgroup of the
+seat's own, which is reclaimed after each of them: what one process of a bot put in the host's
+caches is gone before its next one starts (``referee/isolation.py``).
 
 The seat's socket directory is bind-mounted read-only at /run/arena, so the bot can
 connect but cannot create, delete or replace anything there, and each container sees
@@ -27,16 +34,16 @@ into the container's; Arena honours only those that act inside the container's o
 - LABEL: metadata (Arena's ``arena.*`` labels win, so the sweep still finds the container).
 
 None of these reaches past the container: no storage, process, port or host work comes of them.
-Everything else is overridden or refused at run time. USER is overridden by the profile's
-non-root user. HEALTHCHECK is disabled (``NONE``): every check is an exec that dockerd,
-containerd and runc carry out on the host's CPU, outside the bot's core, as often as the image
-asks. A VOLUME is refused (``start_failed``): it would be writable storage beside the read-only
-root and the /tmp cap, left on the host after the match. EXPOSE does nothing without a network
-(and nothing is published), STOPSIGNAL nothing when every container is killed with SIGKILL,
-ONBUILD and SHELL nothing outside a later build. ``arena bot build`` and ``arena bot validate``
-refuse all of :data:`REFUSED_SETTINGS` with a message naming the Dockerfile instruction, so an
-author learns it at once; the run-time checks are the defence for images that never went
-through them.
+Everything else is overridden or refused at run time. USER is overridden by a user of the
+container's own; ENTRYPOINT and CMD run under arena-init. HEALTHCHECK is disabled (``NONE``):
+every check is an exec that dockerd, containerd and runc carry out on the host's CPU, outside
+the bot's core, as often as the image asks. A VOLUME is refused (``start_failed``): it would be
+writable storage beside the read-only root and the /tmp cap, left on the host after the match.
+EXPOSE does nothing without a network (and nothing is published), STOPSIGNAL nothing when every
+container is killed with SIGKILL, ONBUILD and SHELL nothing outside a later build. ``arena bot
+build`` and ``arena bot validate`` refuse all of :data:`REFUSED_SETTINGS` with a message naming
+the Dockerfile instruction, so an author learns it at once; the run-time checks are the defence
+for images that never went through them.
 """
 
 from __future__ import annotations
@@ -45,7 +52,9 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import threading
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +63,10 @@ import docker.errors
 import docker.types
 import requests.exceptions
 
-from . import cpu, limits
+from . import cpu, isolation, limits
 from .fairness import CGROUP_ROOT, Cgroup, CgroupError
 from .limits import LOG_CAP
+from .output import FIFO_NAME, OutputPipe
 from .seats import START_FAILED, TAIL_LINES, Failure, GrpcSeat
 from .sockets import owner_alive as _owner_alive
 from .sockets import owner_id
@@ -81,8 +91,8 @@ class SandboxProfile:
     shm_mb: int = limits.SHM_MB
     file_size_mb: int = limits.FILE_SIZE_MB  # ulimit fsize: no single file larger than this
     open_files: int = limits.OPEN_FILES
-    log_max_size: str = limits.DOCKER_LOG_MAX  # docker's json-file log, one file
-    user: str = "10001:10001"
+    log_max_size: str = limits.DOCKER_LOG_MAX  # docker's json-file log, one file (arena-init's own errors)
+    user: str | None = None  # None: a user id of its own for each container (referee/isolation.py)
 
     def container_options(self) -> dict[str, Any]:
         """Keyword arguments for docker-py's ``containers.create``."""
@@ -97,8 +107,8 @@ class SandboxProfile:
             "pids_limit": self.pids,
             "cap_drop": ["ALL"],
             "security_opt": ["no-new-privileges"],
-            "user": self.user,
-            "init": True,
+            "user": self.user or isolation.own_user(),
+            "init": False,  # arena-init is the init, whatever the engine's default: docker-init would hold its pipes
             "ipc_mode": "private",
             "shm_size": self.shm_mb * mb,
             "ulimits": [
@@ -174,6 +184,37 @@ def client() -> docker.DockerClient:
     return _CLIENT
 
 
+WARM_WAIT_S = 3.0  # a seat's first start waits this long at most for its image's pages (isolation.warm)
+_FILES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-files")  # walks image layers
+_SEAT_CGROUPS: bool | None = None
+
+
+def _seat_cgroups() -> bool:
+    """Whether seats can have cgroups of their own here: Docker's cgroupfs driver, and a cgroup
+    tree the referee may write (root). Whether it is the engine's own shows once a container
+    is in it (``SeatCgroup.reclaim`` fails if not): a referee in a container with the host's
+    cgroups (docs/deploy.md) has a hostname of its own."""
+    global _SEAT_CGROUPS
+    if _SEAT_CGROUPS is None:
+        try:
+            info = client().info()
+        except (NoDockerEngine, docker.errors.DockerException, requests.exceptions.RequestException):
+            return False
+        memory = CGROUP_ROOT if (CGROUP_ROOT / "cgroup.controllers").exists() else CGROUP_ROOT / "memory"
+        _SEAT_CGROUPS = info.get("CgroupDriver") == "cgroupfs" and os.access(memory, os.W_OK)
+    return _SEAT_CGROUPS
+
+
+def _warm(layers: list[Path], done: threading.Event) -> None:
+    """Warms the layers in a thread that runs only when nothing else of the core wants to: it
+    may go on into the match, on the match's core."""
+    with contextlib.suppress(AttributeError, OSError):  # Linux
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # this thread only
+    with contextlib.suppress(OSError):  # the layers cannot be read here: start-ups read from the disk
+        isolation.warm(layers)
+    done.set()
+
+
 class ContainerSeat(GrpcSeat):
     """A bot in a container built from ``image``, for the whole match.
 
@@ -190,19 +231,23 @@ class ContainerSeat(GrpcSeat):
         self.match_id = match_id
         self.profile = profile
         self.container: Any = None
+        self.output = OutputPipe(log_path)
+        self.seat_cgroup: isolation.SeatCgroup | None = None  # its containers' cgroup_parent, when it has one
 
     @property
     def address(self) -> str:
         return f"unix://{SOCKET_MOUNT}/{self.socket_path.name}"  # as the container sees it
 
     async def launch(self) -> None:
+        self.output.open(self.socket_dir)  # before the container: arena-init opens it for writing
         self.container, self.cgroup = await asyncio.to_thread(self._create_and_start)
 
     def _find_cgroup(self) -> Cgroup | None:
         """The container's cgroup, for the fairness guard (``referee/fairness.py``); None
         when this host does not let the referee read and freeze it."""
+        parent = self.seat_cgroup.name if self.seat_cgroup else "docker"
         try:
-            return Cgroup.of_docker_id(self.container.id)  # where Docker's cgroup drivers put it
+            return Cgroup.of_docker_id(self.container.id, parent=parent)  # where Docker's cgroup drivers put it
         except CgroupError:
             pass
         try:
@@ -211,11 +256,22 @@ class ContainerSeat(GrpcSeat):
         except (docker.errors.APIError, CgroupError, KeyError, ValueError):
             return None
 
+    def _program(self, config: dict[str, Any]) -> list[str]:
+        """What arena-init runs: the image's ENTRYPOINT and CMD, under the stdio adapter for a
+        stdio image."""
+        if (config.get("Labels") or {}).get("arena.bot.protocol") == "stdio":
+            return self._stdio_program(config)
+        program = [*(config.get("Entrypoint") or []), *(config.get("Cmd") or [])]
+        if not program:
+            raise Failure(START_FAILED, f"the image {self.image} has neither ENTRYPOINT nor CMD: nothing to run")
+        return program
+
     def _create_and_start(self) -> tuple[Any, Cgroup | None]:
         """The started container, and its cgroup."""
         try:
             engine = client()
-        except NoDockerEngine as exc:
+            init = isolation.init_binary()
+        except (NoDockerEngine, isolation.IsolationError) as exc:
             raise Failure(START_FAILED, str(exc)) from None
         options = self.profile.container_options()
         cpus = cpu.cpuset()
@@ -228,13 +284,23 @@ class ContainerSeat(GrpcSeat):
         except docker.errors.APIError as exc:
             raise Failure(START_FAILED, f"cannot inspect the image {self.image}: {exc.explanation}") from None
         config = image.get("Config") or {}
-        if (config.get("Labels") or {}).get("arena.bot.protocol") == "stdio":
-            options.update(self._stdio_program(config))
+        options["entrypoint"] = [isolation.INIT_MOUNT, f"{SOCKET_MOUNT}/{FIFO_NAME}", "--"]
+        options["command"] = self._program(config)
+        if self.seat_cgroup is None and _seat_cgroups():
+            self.seat_cgroup = isolation.SeatCgroup()
+        if self.seat_cgroup is not None:
+            options["cgroup_parent"] = self.seat_cgroup.parent
+        layers = isolation.image_layers(image)
+        problems = _FILES.submit(isolation.file_problems, layers)  # the walk, once per layer and process
+        warmed = threading.Event()  # a daemon thread: a referee that ends does not wait for it
+        threading.Thread(target=_warm, args=(layers, warmed), name="arena-warm", daemon=True).start()
         try:
             container = engine.containers.create(
                 image["Id"],  # what was inspected, whatever the tag says by now
                 environment={"ARENA_SOCKET": self.address, "HOME": "/tmp"},
                 volumes={str(self.socket_dir): {"bind": SOCKET_MOUNT, "mode": "ro"}},
+                # a mount, not a volume: the engine refuses a missing source instead of making a folder there
+                mounts=[docker.types.Mount(isolation.INIT_MOUNT, str(init), type="bind", read_only=True)],
                 labels={LABEL: "1", OWNER_LABEL: owner_id(), "arena.match": self.match_id,
                         "arena.bot": self.name},
                 detach=True,
@@ -250,10 +316,13 @@ class ContainerSeat(GrpcSeat):
         # health checks, and ports, stop signals and build triggers do nothing (see above).
         config = dict(container.attrs.get("Config") or {})
         config["Volumes"] = {v: {} for v in config.get("Volumes") or {} if v != SOCKET_MOUNT}  # not ours
-        problems = image_problems(config, keys=("Volumes",))
-        if problems:
+        refused = image_problems(config, keys=("Volumes",))
+        with contextlib.suppress(OSError):  # the layers cannot be read here (not root): no check of files
+            refused += problems.result()
+        if refused:
             container.remove(force=True, v=True)
-            raise Failure(START_FAILED, f"the image {self.image} is refused: {'; '.join(problems)}")
+            raise Failure(START_FAILED, f"the image {self.image} is refused: {'; '.join(refused)}")
+        warmed.wait(WARM_WAIT_S)  # only start-up time is at stake (isolation.warm)
         try:
             container.start()
         except docker.errors.APIError as exc:
@@ -263,8 +332,8 @@ class ContainerSeat(GrpcSeat):
         self.language = str((config.get("Labels") or {}).get("arena.bot.language", ""))[:LANGUAGE_CHARS]
         return container, self._find_cgroup()
 
-    def _stdio_program(self, config: dict[str, Any]) -> dict[str, list[str]]:
-        """The entrypoint and command that run a stdio image's program under the adapter."""
+    def _stdio_program(self, config: dict[str, Any]) -> list[str]:
+        """The stdio adapter's command line that runs a stdio image's program."""
         labels = config.get("Labels") or {}
         if not labels.get("arena.base"):
             raise Failure(START_FAILED, f"the image {self.image} speaks stdio (arena.bot.protocol), but it is not "
@@ -277,18 +346,27 @@ class ContainerSeat(GrpcSeat):
         hello = [f"--name={labels.get('arena.bot.name') or self.name}",  # with "=": a value may start with "-"
                  f"--version={labels.get('arena.bot.version') or self.version or '0'}",
                  f"--games={labels.get('arena.bot.games', '')}"]
-        return {"entrypoint": [STDIO_ADAPTER], "command": [*hello, "--", *program]}
+        return [STDIO_ADAPTER, *hello, "--", *program]
 
     async def output_tail(self) -> bytes:
+        self.output.drain()  # what is in the pipe: a crashed bot's last words
+        if self.output.tail:
+            return bytes(self.output.tail)
         if self.container is None:
             return b""
-        return await asyncio.to_thread(self._output_tail)
+        return await asyncio.to_thread(self._engine_log_tail)  # arena-init's own errors, if any
 
-    def _output_tail(self) -> bytes:
+    def _engine_log_tail(self) -> bytes:
         try:  # a few lines more than shown: some may be empty
             return self.container.logs(stdout=True, stderr=True, tail=4 * TAIL_LINES)[-TAIL_BYTES:]
         except (docker.errors.APIError, requests.exceptions.RequestException):
             return b""
+
+    def timeout_note(self) -> str:
+        if not self.output.throttled:
+            return ""
+        return (f"; its output passed the cap of {LOG_CAP // 1024} KiB a match, past which it is read at "
+                f"{limits.LOG_RATE // 1024} KiB/s: a bot that writes faster waits in its writes")
 
     async def exit_status(self, wait: float) -> str | None:
         if self.container is None:
@@ -320,33 +398,58 @@ class ContainerSeat(GrpcSeat):
         container, self.container = self.container, None
         cgroup, self.cgroup = self.cgroup, None
         if container is not None:
-            await asyncio.to_thread(self._remove, container, cgroup)
+            engine_log = await asyncio.to_thread(self._remove, container, cgroup)
+            self.output.drain()  # the last words still in the pipe
+            self.output.append(engine_log)
+        self.output.close()
+
+    async def close(self) -> None:
+        await super().close()
+        self.output.finish()
+        if self.seat_cgroup is not None:
+            await asyncio.to_thread(self.seat_cgroup.remove)
 
     def memory_now(self) -> int | None:
-        return None if self.container is None else peak_memory(self.container.id)
+        return None if self.container is None else peak_memory(self.container.id, self._parent)
 
-    def _remove(self, container: Any, cgroup: Cgroup | None) -> None:
-        self.memory_seen(peak_memory(container.id))  # its cgroup goes when its processes end
+    @property
+    def _parent(self) -> str:
+        return self.seat_cgroup.name if self.seat_cgroup else "docker"
+
+    def _remove(self, container: Any, cgroup: Cgroup | None) -> bytes:
+        """Removes the container, then reclaims what it left in the host's caches; returns what
+        reached the engine's log (arena-init's own errors)."""
+        self.memory_seen(peak_memory(container.id, self._parent))  # its cgroup goes when its processes end
         if cgroup is not None:  # a frozen container cannot be killed: see _thaw
             with contextlib.suppress(OSError):
                 cgroup.thaw()
             cgroup.close()
         with contextlib.suppress(docker.errors.APIError):
             container.kill()
-        with contextlib.suppress(docker.errors.APIError, OSError):
-            logs = container.logs(stdout=True, stderr=True)
-            with open(self.log_path, "ab") as f:
-                f.write(logs[-LOG_CAP:])
+        logs = b""
+        with contextlib.suppress(docker.errors.APIError, requests.exceptions.RequestException):
+            logs = container.logs(stdout=True, stderr=True)[-TAIL_BYTES:]
         with contextlib.suppress(docker.errors.NotFound):
             container.remove(force=True, v=True)
+        if self.seat_cgroup is None:
+            self.isolated = False
+        else:
+            try:
+                self.seat_cgroup.reclaim()
+            except OSError:
+                self.isolated = False
+            else:
+                self.isolated = self.isolated is not False
+        return logs
 
 
-def peak_memory(container_id: str) -> int | None:
+def peak_memory(container_id: str, parent: str = "docker") -> int | None:
     """The most memory a running container's processes have held at once (its memory cgroup's
     peak, page cache included, as its limit counts it), in bytes; None where that cannot be read
-    (the cgroup goes as soon as the container's processes end)."""
-    for path in (CGROUP_ROOT / "memory" / "docker" / container_id / "memory.max_usage_in_bytes",  # v1
-                 CGROUP_ROOT / "docker" / container_id / "memory.peak",  # v2, cgroupfs driver
+    (the cgroup goes as soon as the container's processes end). ``parent``: the container's
+    cgroup parent, the engine's own by default."""
+    for path in (CGROUP_ROOT / "memory" / parent / container_id / "memory.max_usage_in_bytes",  # v1
+                 CGROUP_ROOT / parent / container_id / "memory.peak",  # v2, cgroupfs driver
                  CGROUP_ROOT / "system.slice" / f"docker-{container_id}.scope" / "memory.peak"):  # v2, systemd
         with contextlib.suppress(OSError, ValueError):
             return int(path.read_text())
@@ -379,5 +482,7 @@ def sweep(everything: bool = False) -> tuple[int, int]:
             with contextlib.suppress(docker.errors.APIError):
                 container.remove(force=True, v=True)
                 containers += 1
+    with contextlib.suppress(OSError):  # their seats' cgroups (referee/isolation.py), once their containers are gone
+        isolation.sweep_cgroups()
     dirs = sweep_socket_folders(everything)  # (referee/sockets.py)
     return containers, dirs

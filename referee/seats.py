@@ -82,6 +82,9 @@ class Seat(ABC):
         self.refused: Failure | None = None  # its hello was refused: out for the whole match
         self.language = ""  # what the bot is written in, when its image says (Arena's build labels it)
         self.peak_memory: int | None = None  # bytes, the most one launch of the bot held; None: not measured
+        # whether every process's additions to the host's caches were taken back before the next one
+        # (referee/isolation.py); None: not a container
+        self.isolated: bool | None = None
         self.shutdown: dict[str, Any] | None = None  # how the bot ended after MatchEnd, when given time to
 
     def memory_seen(self, peak: int | None) -> None:
@@ -230,6 +233,10 @@ class GrpcSeat(Seat):
         """The end of what the bot has written on its stdout and stderr (``TAIL_BYTES`` or so)."""
         return b""
 
+    def timeout_note(self) -> str:
+        """What a timeout's detail adds, when the seat knows why its bot may be slow."""
+        return ""
+
     async def start(self, match: pb.MatchStart) -> None:
         self.game = match.game
         hello = await self.connect(match.time_control.startup_ms)
@@ -357,7 +364,7 @@ class GrpcSeat(Seat):
                 raise Failure(MALFORMED, f"a reply to decision {reply.decision_id} while decision "
                                          f"{decision_id} is pending")
         except TimeoutError:
-            raise Failure(TIMEOUT, f"no reply within {timeout * 1000:.0f} ms") from None
+            raise Failure(TIMEOUT, f"no reply within {timeout * 1000:.0f} ms{self.timeout_note()}") from None
         except Failure as failure:
             raise await self._mark_dead(failure) from None
         except Exception as exc:  # the write failed: the stream broke under us

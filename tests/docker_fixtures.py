@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # every Python sample bot folder with a bot.toml
 SAMPLES = tuple(sorted(p.parent.name for p in (ROOT / "sample_bots" / "python").glob("*/bot.toml")))
 ATTACKS = ("forkbomb", "membomb", "busyloop", "sleep", "filltmp", "writeroot", "writesocket",
-           "egress", "hostsnoop", "daemon", "flood", "exit", "spin")
+           "egress", "hostsnoop", "daemon", "flood", "logflood", "exit", "spin", "credit")
 # The test images' repository prefix: set ARENA_TEST_IMAGES to keep two checkouts that run
 # their tests on one Docker engine at the same time from retagging each other's images.
 TEST_IMAGES = os.environ.get("ARENA_TEST_IMAGES", "arena-test")

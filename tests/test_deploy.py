@@ -147,6 +147,7 @@ def test_arena_services_get_what_a_referee_needs_of_its_host(compose):
         assert mounts["/var/run/docker.sock"] == "/var/run/docker.sock:/var/run/docker.sock", name
         assert mounts["/tmp"] == "/tmp:/tmp", name  # the seats' socket folders, resolved on the host
         assert mounts["/sys/fs/cgroup"] == "/sys/fs/cgroup:/sys/fs/cgroup:rw", name
+        assert mounts["/var/lib/docker"] == "/var/lib/docker:/var/lib/docker:ro", name  # the image layers
         assert mounts[RUNS] == f"{RUNS}:{RUNS}", name
         # each command's records go under the runs folder, which is the same path on the host
         params = parse(service["command"]).params
@@ -156,7 +157,7 @@ def test_arena_services_get_what_a_referee_needs_of_its_host(compose):
 
 def test_the_dockerfile_copies_what_it_installs():
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
-    copied = re.findall(r"^COPY (.+) \S+$", dockerfile, re.M)
+    copied = re.findall(r"^COPY (?!--from=)(.+) \S+$", dockerfile, re.M)  # from the context, not a stage
     sources = [source for line in copied for source in line.split()]
     assert {"protos/python", "games", "kits/python", "pyproject.toml", "arena", "referee"} <= set(sources)
     assert all((ROOT / source).exists() for source in sources), sources

@@ -28,7 +28,8 @@ def test_the_bot_authors_page_says_the_same_numbers():
     page = (ROOT / "docs" / "writing-a-bot.md").read_text()
     for row in (f"| memory | {limits.MEMORY_MB} MiB, no swap", f"| processes | {limits.PIDS} (",
                 f"`/tmp` is a {limits.TMPFS_MB} MiB tmpfs", f"| file size | {limits.FILE_SIZE_MB} MiB",
-                f"{limits.OPEN_FILES} open files", f"the last {limits.LOG_CAP // 2**20} MiB",
+                f"{limits.OPEN_FILES} open files", f"the first {limits.LOG_CAP // 2**20} MiB of the match",
+                f"read at {limits.LOG_RATE // 2**20} MiB a second",
                 f"| memory | {limits.BUILD_MEMORY_MB // 1024} GiB per step", f"| processes | {limits.BUILD_PIDS} for",
                 f"| time | {limits.BUILD_TIMEOUT_S // 60} minutes", f"| image | {limits.MAX_IMAGE_MB // 1024} GiB",
                 f"says hello within {limits.CHECK_STARTUP_MS // 1000} s",

@@ -17,6 +17,9 @@ It plays three random legal actions, then attacks. Attacks the sandbox must refu
   hostsnoop   read the host's environment and files (refused: not there)
   daemon      leave a daemon behind, then exit (the container's removal ends it)
   flood       write 64 MiB to stdout and stderr (kept, capped), then play on
+  logflood    write 8 MiB to stdout and 8 MiB to stderr before every reply, from the first
+  credit      sleep 5 ms of every turn, and compute 4 ms right after each reply (on the next seat's
+              time, hoping the idle part of its own turn pays for it)
   exit        exit mid-game
   spin        start four processes that spin on the CPU for the rest of the match, and play on
               (the fairness guard freezes the bot whenever it is not asked)
@@ -29,6 +32,7 @@ import os
 import random
 import socket
 import sys
+import threading
 import time
 
 from arenabot import run
@@ -149,9 +153,24 @@ def attack() -> None:
         say("SPINNING")
 
 
+def compute(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
 def decide(view, legal):
     global moves
     moves += 1
+    if ATTACK == "credit":
+        time.sleep(0.005)
+        threading.Timer(0.0003, compute, (0.004,)).start()  # once the reply is on its way
+    if ATTACK == "logflood":
+        chunk = b"y" * 2**20
+        for _ in range(8):
+            sys.stdout.buffer.write(chunk)
+            sys.stderr.buffer.write(chunk)
+        sys.stdout.flush()
     if moves == 4:
         attack()
     return rng.choice(legal)

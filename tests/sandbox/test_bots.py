@@ -173,11 +173,16 @@ def test_sigterm_removes_containers_and_sockets(tmp_path, docker_client, misbeha
     assert not arena_containers(docker_client, "killed")
     assert not [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
                 and (p / "owner").read_text().endswith(f":{proc.pid}")]
+    assert not list(Path("/sys/fs/cgroup/memory").glob(f"arena-seat-{proc.pid}-*"))  # the seats closed theirs
 
 
 def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_client, misbehaving_images):
     proc = _start_referee(tmp_path, _spec(tmp_path, misbehaving_images["sleep"]))
     _wait_for_containers(docker_client, "killed", 2)
+    deadline = time.monotonic() + 30  # each seat's cgroup (referee/isolation.py) is made as its container starts
+    while len(seats := list(Path("/sys/fs/cgroup/memory").glob(f"arena-seat-{proc.pid}-*"))) < 2:
+        assert time.monotonic() < deadline, seats
+        time.sleep(0.1)
     proc.kill()
     proc.communicate(timeout=30)
     assert len(arena_containers(docker_client, "killed")) == 2  # nothing could clean up
@@ -197,3 +202,4 @@ def test_after_kill_9_the_next_referee_sweeps_the_leftovers(tmp_path, docker_cli
     assert not arena_containers(docker_client, "next")
     assert not [p for p in Path("/tmp").glob("arena-*") if (p / "owner").exists()
                 and (p / "owner").read_text().endswith(f":{proc.pid}")]
+    assert not any(seat.exists() for seat in seats)  # reclaimed, then removed

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena_games import GAMES, get_game
-from referee import cpu
+from referee import cpu, isolation
 from referee.limits import LOG_CAP
 from referee.match import run_match
 from referee.records import read_record
@@ -78,13 +78,19 @@ def test_container_profile(docker_client, sample_images, tmp_path):
     assert host["NanoCpus"] == 10**9
     assert host["PidsLimit"] == PROFILE.pids
     assert host["CapDrop"] == ["ALL"] and "no-new-privileges" in host["SecurityOpt"]
-    assert host["Init"] is True and host["IpcMode"] == "private"
+    assert host["Init"] is False and host["IpcMode"] == "private"  # arena-init is the container's init
+    assert seen["Config"]["Entrypoint"] == [isolation.INIT_MOUNT, "/run/arena/output", "--"]
+    assert seen["Config"]["Cmd"] == ["python3", "-u", "/bot/bot.py"]  # the image's
+    # only arena-init's own errors reach the engine's log: the bot's output goes to /run/arena/output
     assert host["LogConfig"] == {"Type": "json-file", "Config": {"max-file": "1", "max-size": "1m"}}
     assert "size=64m" in host["Tmpfs"]["/tmp"]
-    assert seen["Config"]["User"] == "10001:10001"
+    uid, gid = map(int, seen["Config"]["User"].split(":"))  # a user of the container's own
+    assert uid == gid and isolation.FIRST_UID <= uid < isolation.FIRST_UID + isolation.UIDS
+    assert host["CgroupParent"].startswith(f"/{isolation.SEAT_CGROUP_PREFIX}")  # reclaimed after it
     assert seen["Config"]["Labels"]["arena.managed"] == "1"
-    mounts = seen["Mounts"]
-    assert len(mounts) == 1 and mounts[0]["Destination"] == "/run/arena" and mounts[0]["RW"] is False
+    mounts = {m["Destination"]: m for m in seen["Mounts"]}
+    assert sorted(mounts) == ["/run/arena", isolation.INIT_MOUNT]
+    assert not any(m["RW"] for m in mounts.values())
     env = {e.split("=", 1)[0] for e in seen["Config"]["Env"]}
     image_env = {"PATH", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"}
     assert env <= {"ARENA_SOCKET", "HOME"} | image_env
@@ -104,8 +110,9 @@ EXPECTED = {
     "egress": ("", "REFUSED: connect 1.1.1.1:53"),
     "hostsnoop": ("", "REFUSED: read /work/main/README.md: ENOENT"),
     "daemon": ("crash", ""),
-    # docker keeps the newest 1 MiB of output: the flood itself, or its end
-    "flood": ("", "FLOODED|" + "x" * 1000),
+    # the first 1 MiB of output is kept; past it the flood is read at 1 MiB/s, so the bot waits in
+    # its writes until its decision's time is up (referee/output.py)
+    "flood": ("timeout", "x" * 1000),
     "exit": ("crash", ""),
 }
 
@@ -136,6 +143,8 @@ def test_adversarial_bot(attack, tmp_path, docker_client, adversary_images, monk
             assert "out of memory" in detail
         if attack == "exit":
             assert "exit code 5" in detail
+        if attack == "flood":
+            assert "waits in its writes" in detail, detail
     assert any(e in log for e in evidence.split("|")), log[-2000:]
     assert "BREACH" not in log
     if attack == "hostsnoop":

@@ -78,6 +78,28 @@ def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client,
     assert not arena_containers(docker_client, "fair-spin")
 
 
+def test_a_bot_that_computes_after_each_reply_does_not_slow_the_thinking_seat(
+        tmp_path, docker_client, adversary_images, test_bot_images, sample_images):
+    """Alone in a match with the thinker: a bot that idles part of its own turn and computes
+    4 ms right after each reply, on the next seat's time. The idle part of its turn is no credit
+    for CPU it uses after it (referee/fairness.py reads its CPU time as each reply arrives)."""
+    thinker_image = test_bot_images["thinker"]
+    calm_times: list[float] = []
+    credit_times: list[float] = []
+    times, calm = thinker_times(tmp_path / "calm", [thinker_image, sample_images["random"]], "fair-calm")
+    calm_times += times
+    times, credit = thinker_times(tmp_path / "credit", [thinker_image, adversary_images["credit"]], "fair-credit")
+    credit_times += times
+    calm_p50, credit_p50 = statistics.median(calm_times), statistics.median(credit_times)
+    figures = (f"thinker p50 {calm_p50:.2f} ms beside a calm bot, {credit_p50:.2f} ms beside the credit bot "
+               f"(x{credit_p50 / calm_p50:.3f}) over {len(credit_times)} decisions; credit bot: {credit['totals'][1]}")
+    print(figures)
+    assert credit["totals"][1]["caught"], figures  # it went uncaught before, with 0.9 ms of off-turn CPU counted
+    assert credit_p50 <= 1.5 * calm_p50, figures  # the noise of a 2-core machine, as for the spinner
+    assert not any(f for g in calm["games"] + credit["games"] for f in g["failures"]), figures
+    assert not arena_containers(docker_client, "fair-credit")
+
+
 def test_well_behaved_bots_are_never_frozen(tmp_path, docker_client, sample_images):
     """A whole match of sample bots: a reply's tail and the start of a game are not computing
     on another seat's time."""
