@@ -349,7 +349,7 @@ def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *
     deals_per_cycle = players * options.deals
     done: dict[int, dict[int, dict[str, Any]]] = {}  # cycle -> match -> result
     next_cycle = 0  # the first cycle whose outcomes the test has not had
-    queued: list[tuple[int, int, MatchSpec]] = []  # the rest of the cycle being started
+    queued: list[tuple[int, int, MatchSpec]] = []  # the matches of the cycles started, not yet started
     started = 0  # cycles started
     cores = [str(c) for c in cpu.allowed()] if cpu.setting() == cpu.AUTO else [None]
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="compare") as pool:
@@ -360,14 +360,20 @@ def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *
             """Starts the next match, unless the cycles before it may well decide the test: then
             it would be played for nothing (a running referee cannot be stopped cleanly)."""
             nonlocal started
-            if not queued:
+            # two matches of one cycle deal the same cards: never at once (two live processes of
+            # a bot could tell each other the hands), so the next cycle starts beside this one
+            busy = {c for c, _, _, _ in running.values()}
+            ready = next((q for q in queued if q[0] not in busy), None)
+            if ready is None:
                 ahead = (started - next_cycle) * deals_per_cycle  # deals played or playing, not yet tested
                 if started == cycles or (ahead and ahead >= test.fewest_to_decide(ahead + 1)):
                     return False
-                queued.extend((started, j, spec) for j, spec in
-                              enumerate(cycle_specs(started, seats, game, settings or {}, secret, options)))
+                specs = cycle_specs(started, seats, game, settings or {}, secret, options)
+                queued.extend((started, j, spec) for j, spec in enumerate(specs))
+                ready = queued[-len(specs)]
                 started += 1
-            c, j, spec = queued.pop(0)
+            queued.remove(ready)
+            c, j, spec = ready
             core = free.pop()
             if match_started:
                 match_started(spec)

@@ -236,8 +236,13 @@ class _Ladder:
             for key in retired:
                 self.stored_in_cycle.pop(key, None)
             self._count_cycles()
-        if self.queue:
-            return self.queue.popleft()
+        # a match of a cycle being played waits: the cycle's matches deal the same cards, and two
+        # live processes of a bot could tell each other the hands (docs/leagues.md)
+        busy = {(s.cycle, s.key) for s in self.in_flight.values()}
+        ready = next((s for s in self.queue if (s.cycle, s.key) not in busy), None)
+        if ready is not None:
+            self.queue.remove(ready)
+            return ready
         if self._stopping() or len(entrants) < self.k:
             return None
         cycle = self.next_cycle
@@ -247,10 +252,11 @@ class _Ladder:
                       for b in sorted(entrants) for r in [self.ratings.get(b, BotRating(prior.mu, prior.sigma))]]
         rng = random.Random(derive_secret(self.league.secret, "matchmaking", cycle))
         table = pick_table(candidates, self.k, rng, exclude={s.table for s in self.in_flight.values()})
-        self.queue.extend(Slot(cycle * self.k + j, tuple(table)) for j in range(self.k))
-        self.stored_in_cycle[cycle, self.queue[0].key] = 0
+        first, *rest = (Slot(cycle * self.k + j, tuple(table)) for j in range(self.k))
+        self.queue.extend(rest)
+        self.stored_in_cycle[cycle, first.key] = 0
         self._count_cycles()
-        return self.queue.popleft()
+        return first
 
     # -- playing and storing -------------------------------------------------------------------
     def run(self) -> LadderStatus:

@@ -91,14 +91,26 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
 
     full: list[NoSpaceLeft] = []  # the records' disk was full: no match starts until it has room again
 
-    def feed() -> Iterator[MatchJob]:
-        for job in jobs_list:
+    # the (table, cycle) of each match being played: two matches of one cycle deal the same
+    # cards, so they never run at once (two live processes of a bot could tell each other the
+    # hands; docs/leagues.md, "Duplicate deals")
+    busy: set[tuple[str, int]] = set()
+
+    def feed() -> Iterator[MatchJob | None]:
+        waiting = list(jobs_list)
+        while waiting:
             if held.lost:  # another runner has taken the lease over
                 return
             if full:
                 if not wait_for_room(full[-1].folder):
                     return
                 full.clear()
+            job = next((j for j in waiting if (j.slot.key, j.slot.cycle) not in busy), None)
+            if job is None:
+                yield None  # every match left shares a cycle with one being played: ask again as one ends
+                continue
+            waiting.remove(job)
+            busy.add((job.slot.key, job.slot.cycle))
             yield job
 
     games_run = failures = 0
@@ -117,6 +129,7 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     referee_failures: list[RefereeFailed] = []
     try:
         for job, result in executor.play(feed(), jobs, started):
+            busy.discard((job.slot.key, job.slot.cycle))
             if isinstance(result, RefereeFailed):
                 with_store(store, lambda job=job: live.ended(store, league_id, job.slot.round, job.slot.key))
                 (full if isinstance(result, NoSpaceLeft) else referee_failures).append(result)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import math
 import random
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -30,6 +32,7 @@ from arena.compare import (
     compare,
     deal_outcomes,
     log_likelihood,
+    play_in_referee,
     resolve,
     run_test,
 )
@@ -169,3 +172,28 @@ def test_arena_compare_end_to_end_in_containers(store, db_url, sample_images, tm
                                 "0 seat failures"), lines
     records = sorted(p.parent.name for p in (tmp_path / "self").glob("c*-m*/game-*.jsonl"))
     assert records == ["c0-m0"] * 20 + ["c0-m1"] * 20  # each match in containers of its own
+
+
+def test_two_matches_of_one_cycle_are_never_played_at_once(tmp_path):
+    """compare --jobs 2: the matches of a cycle deal the same cards, so they never run side by
+    side (two live processes of a bot could tell each other the hands); the next cycle's do."""
+    lock, running, clashes, most = threading.Lock(), [], [], [0]
+
+    def watched(spec, out_dir, core):
+        cycle = spec.match_id.rsplit("-", 1)[0]  # compare-c<cycle>-m<match>
+        with lock:
+            clashes.extend([cycle] if cycle in running else [])
+            running.append(cycle)
+            most[0] = max(most[0], len(running))
+        try:
+            time.sleep(0.05)  # long enough for the other slot to start one
+            return play_in_referee(spec, out_dir, core)  # a referee process: compare's own way
+        finally:
+            with lock:
+                running.remove(cycle)
+
+    rand = resolve("builtin:random")
+    found = compare(rand, rand, "boss", dev_secret(1), tmp_path / "c", play=watched, jobs=2, max_games=64)
+    assert found.matches >= 4
+    assert not clashes, f"matches of one cycle played at once: {clashes}"
+    assert most[0] == 2, "the two slots were not both used"
