@@ -67,7 +67,12 @@ from .images import BASE_IMAGES, LANGUAGES
 NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
-STAGES_REPOSITORY = "arena-bot-stages"  # a bot's earlier stages, of its last build: the next one's cache
+FLAT_LABEL = "arena.flat"  # on an image re-made with no parent (_remade): it differs from the build's by that
+# a bot's cache for its next build: its last build's earlier stages (:stage<k>) and a twin of its
+# image (:final), labelled CACHE_LABEL. The engine re-parents a cached image that it finds whole
+# (to the steps it restores under it), so the bot's own image is never the cache: it stays of no parent
+STAGES_REPOSITORY = "arena-bot-stages"
+CACHE_LABEL = "arena.cache"
 AUTHOR_CHARS = limits.AUTHOR_CHARS  # bot.toml's author: free text, shown as the bot's subtitle
 BUILD_TIMEOUT = limits.BUILD_TIMEOUT_S
 MAX_IMAGE_MB = limits.MAX_IMAGE_MB
@@ -398,11 +403,10 @@ def build_bot(
     image_id = flat = ""
     images = client.api.images(all=True)
     before = {image["Id"] for image in images}
-    # the build's cache: only this bot's own images, and its last build's earlier stages (each
-    # step of them is found by its history)
+    # the build's cache: only this bot's own, its last build's stages and image (each step of
+    # them is found by its history)
     stages = f"{STAGES_REPOSITORY}/{config.name}"
-    cache = [tag for image in images for tag in image.get("RepoTags") or ()
-             if tag.startswith((f"{repository}:", f"{stages}:"))]
+    cache = [tag for image in images for tag in image.get("RepoTags") or () if tag.startswith(f"{stages}:")]
     start = time.monotonic()
     watch = _Watch(client, config.tag, seconds, max_size_mb, made, before)
     engine = client.info()
@@ -452,13 +456,15 @@ def build_bot(
         size_mb = image["Size"] / 2**20
         if size_mb > max_size_mb:
             raise BotError(f"the image {config.tag} is {size_mb:.0f} MiB, over the cap of {max_size_mb:.0f} MiB")
-        flat = _flatten(client, image, engine)
+        # the same whether the build ran its steps or found them all in the cache: a rebuild of
+        # the same folder is the same image (registered bots name its id)
+        flat = _remade(client, engine, image["Id"], {CACHE_LABEL: None, FLAT_LABEL: "1"})
         client.api.tag(flat, repository, config.version)
     except BotError:
         _remove_new_images(client, [*made, flat] if flat else made, before)
         raise
     with contextlib.suppress(BotError, docker.errors.APIError):  # a cache: the build passed without it
-        _keep_stages(client, engine, image["Id"], made, before, stages)
+        _keep_stages(client, engine, image["Id"], flat, made, before, stages)
     _remove_steps_images(client, image["Id"], made, before)
     return BuildResult(config.tag, size_mb, time.monotonic() - start, log)
 
@@ -471,6 +477,20 @@ def _killed(error: str, limits: BuildLimits) -> str:
     if error.rstrip().endswith("non-zero code: 137"):  # 128 + SIGKILL
         return f" (killed: most likely over the build's memory limit of {limits.memory_mb} MiB)"
     return ""
+
+
+def remove_bot_image(client: docker.DockerClient, tag: str) -> None:
+    """Removes the bot image ``tag`` (``arena-bot/NAME:VERSION``) and the cache its builds keep
+    for the next one (``arena-bot-stages/NAME``: its stages and its image's twin, which hold its
+    layers and its code too), with the layers only they used; what is not there is skipped."""
+    with contextlib.suppress(docker.errors.APIError):
+        client.api.remove_image(tag)
+    name = tag.split("/", 1)[-1].rsplit(":", 1)[0]
+    with contextlib.suppress(docker.errors.APIError):
+        for image in client.api.images(name=f"{STAGES_REPOSITORY}/{name}"):
+            for cached in image.get("RepoTags") or ():
+                with contextlib.suppress(docker.errors.APIError):
+                    client.api.remove_image(cached)
 
 
 def image_refusal(image_config: dict[str, Any] | None) -> str:
@@ -1015,15 +1035,49 @@ def _remove_steps(client: docker.DockerClient, cgroup: str) -> None:
 
 
 # -- the image without its steps ----------------------------------------------------------------
-def _flatten(client: docker.DockerClient, image: dict[str, Any], engine: dict[str, Any]) -> str:
-    """The same image (layers, settings and history) as an image with no parent; returns its id.
+def _remade(client: docker.DockerClient, engine: dict[str, Any], image_id: str, labels: dict[str, str | None],
+            fresh: bool = False) -> str:
+    """The image ``image_id`` (layers, settings and history) with ``labels`` set (None: taken
+    off), as an image of no parent; returns its id, the same for the same image and labels.
     The classic builder keeps each step as an image whose parent is the step before, and keeps
     them as long as the image is there: the step that copied the bot's code in would stay an
     image of its own, which another build could start from by its id. Loading the image's own
-    configuration back (made a new image by its time of creation) makes one of no parent, from
-    the layers the engine has: nothing is copied."""
-    config = json.loads(_raw_config(engine, image["Id"]))
-    config["created"] = time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime()) + f"{time.time_ns() % 10**9:09d}Z"
+    configuration back, changed by a label, makes one of no parent from the layers the engine
+    has: nothing is copied. ``fresh``: an image of that id there already, given a parent since
+    (a cache the engine found whole), is made again, and the steps it was given removed."""
+    config = json.loads(_raw_config(engine, image_id))
+    settings = config.setdefault("config", {})
+    merged = {**(settings.get("Labels") or {}), **{k: v for k, v in labels.items() if v is not None}}
+    settings["Labels"] = {k: v for k, v in merged.items() if labels.get(k, v) is not None}
+    digest = _digest(config)
+    try:
+        there = client.api.inspect_image(digest)
+    except docker.errors.ImageNotFound:
+        there = None
+    if there is None or not there.get("Parent") or not fresh:
+        return there["Id"] if there is not None and not there.get("Parent") else _load_config(client, config)
+    # made again: a holder of its layers meanwhile (it may be the only image that has its last
+    # ones), then it, then the steps the engine gave it
+    settings["Labels"] = {**settings["Labels"], "arena.holder": secrets.token_hex(8)}
+    holder = _load_config(client, config)
+    settings["Labels"].pop("arena.holder")
+    try:
+        client.api.remove_image(digest, force=True, noprune=True)
+        _load_config(client, config)
+    finally:
+        with contextlib.suppress(docker.errors.APIError):
+            client.api.remove_image(holder)
+        with contextlib.suppress(docker.errors.APIError):
+            client.api.remove_image(there["Parent"])  # each untagged step under it, up the chain
+    return digest
+
+
+def _digest(config: dict[str, Any]) -> str:
+    return "sha256:" + hashlib.sha256(json.dumps(config, separators=(",", ":")).encode()).hexdigest()
+
+
+def _load_config(client: docker.DockerClient, config: dict[str, Any]) -> str:
+    """Loads ``config`` as an image of no parent, from layers the engine has; returns its id."""
     data = json.dumps(config, separators=(",", ":")).encode()
     digest = hashlib.sha256(data).hexdigest()
     layers = len((config.get("rootfs") or {}).get("diff_ids") or ())
@@ -1060,13 +1114,14 @@ def _raw_config(info: dict[str, Any], image_id: str) -> bytes:
     return raw
 
 
-def _keep_stages(client: docker.DockerClient, engine: dict[str, Any], built: str, made: Iterable[str],
+def _keep_stages(client: docker.DockerClient, engine: dict[str, Any], built: str, flat: str, made: Iterable[str],
                  before: set[str], repository: str) -> None:
-    """Keeps the last image of each earlier stage of a multi-stage build, made an image of no
-    parent, as ``repository:stage<k>`` in place of the last build's: the next build of this bot
-    finds those stages in its cache too. A stage's last image is one of the build's that no
-    other of its images has under it (an id the build printed that was there before is no
-    stage of it, unless it is this bot's stage of before, found again whole in the cache)."""
+    """Keeps the bot's cache for its next build in ``repository`` in place of the last build's:
+    the last image of each earlier stage of a multi-stage build as ``:stage<k>``, and a twin of
+    its image ``flat`` as ``:final``, each an image of no parent labelled CACHE_LABEL. A stage's
+    last image is one of the build's that no other of its images has under it (an id the build
+    printed that was there before is no stage of it, unless it is this bot's cache of before,
+    found again whole)."""
     found: dict[str, dict[str, Any]] = {}
     for step in dict.fromkeys(made):
         with contextlib.suppress(docker.errors.APIError):
@@ -1077,7 +1132,10 @@ def _keep_stages(client: docker.DockerClient, engine: dict[str, Any], built: str
             if image_id != built and image_id not in under and image.get("Parent")
             and (image_id not in before or any(t.startswith(f"{repository}:") for t in image.get("RepoTags") or ()))]
     old = {image["Id"] for image in client.api.images(name=repository)}
-    kept = {f"{repository}:stage{k}": _flatten(client, image, engine) for k, image in enumerate(ends)}
+    cache = {CACHE_LABEL: "1", FLAT_LABEL: "1"}
+    kept = {f"{repository}:stage{k}": _remade(client, engine, image["Id"], cache, fresh=True)
+            for k, image in enumerate(ends)}
+    kept[f"{repository}:final"] = _remade(client, engine, flat, cache, fresh=True)
     for tag, image_id in kept.items():
         client.api.tag(image_id, *tag.rsplit(":", 1))
     for image_id in old - set(kept.values()):  # the last build's, and any stage it had more

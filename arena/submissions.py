@@ -37,6 +37,7 @@ from .bots import (
     BuildUnavailable,
     build_bot,
     load_bot_config,
+    remove_bot_image,
 )
 from .conformance import CheckReport, check_bot
 from .league import LeagueError, NotAllowed, check_new_version, get_league, register_bot, registered
@@ -301,8 +302,7 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
             _remove_folder(folder)
         if status == "refused" and built is not None and client is not None and config is not None \
                 and not registered(store, config.name, config.version):
-            with contextlib.suppress(docker.errors.APIError):
-                client.api.remove_image(built.tag)  # and the layers only it used
+            remove_bot_image(client, built.tag)  # and its build cache, with the layers only they used
         if client is not None:
             client.close()
     return status

@@ -213,7 +213,9 @@ class _Ladder:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self.status.stopped = "for"
             return True
-        if self.until is not None and self.status.games + self.per_match * len(self.in_flight) >= self.until:
+        # the games stored, being played, and still to play in the cycles picked
+        if self.until is not None and (self.status.games + self.per_match * (len(self.in_flight) + len(self.queue))
+                                       >= self.until):
             self.status.stopped = "until"
             return True
         return False

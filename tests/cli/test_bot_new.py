@@ -4,17 +4,15 @@ exactly what `arena bot new` writes (one copy of the code: the starter, arena/st
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 import tomllib
 from pathlib import Path
 
-import docker.errors
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import load_bot_config
+from arena.bots import load_bot_config, remove_bot_image
 from arena.cli import main as arena
 from arena.images import LANGUAGES as BASES
 from arena.images import build_base
@@ -148,8 +146,7 @@ def built(docker_client, tmp_path_factory) -> dict[str, tuple[str, int, str]]:  
         out[language] = (f"arena-bot/{name}:0.1.0", result.exit_code, result.output)
     yield out
     for tag, _, _ in out.values():
-        with contextlib.suppress(docker.errors.ImageNotFound):  # a failed build made none
-            docker_client.images.remove(tag)
+        remove_bot_image(docker_client, tag)  # (a failed build made none)
 
 
 @pytest.mark.slow  # about 95 s here: the five builds (Go and C++ compile) 40 s, each check 10 to 30 s

@@ -27,6 +27,7 @@ from arena.bots import (
     _instructions,
     build_bot,
     load_bot_config,
+    remove_bot_image,
 )
 from arena.images import PYTHON_BASE
 from referee.match import run_match
@@ -139,15 +140,6 @@ def test_a_build_reads_no_bots_image_and_pulls_nothing(dockerfile, expected, tmp
     assert "uniformly random" not in message  # the sample bot's docstring
 
 
-def remove_built(docker_client, tag: str) -> None:
-    """Removes a bot's image and the earlier stages its build kept for the next one's cache."""
-    docker_client.images.remove(tag)
-    name = tag.split("/", 1)[1].split(":")[0]
-    for image in docker_client.api.images(name=f"{STAGES_REPOSITORY}/{name}"):
-        for stage in image["RepoTags"]:
-            docker_client.images.remove(stage)
-
-
 def test_a_multi_stage_build_on_the_base_image_is_fine(tmp_path, docker_client, mark):
     folder = bot_folder(tmp_path, mark, "")
     # (the stages start differently: the engine's cache takes each stage's steps from the first
@@ -160,18 +152,26 @@ def test_a_multi_stage_build_on_the_base_image_is_fine(tmp_path, docker_client, 
     built = build_bot(docker_client, config)
     image = docker_client.api.inspect_image(built.tag)
     assert image["Config"]["Labels"][MARK] == mark and not image["Parent"]
-    # no step of either stage is left as an image: the one this build tagged, and its first stage,
-    # kept for the next build's cache, are all there are, each an image of no parent
-    stage = docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:stage0")
-    assert not stage["Parent"] and stage["Config"]["Labels"][MARK] == mark
+    # no step of either stage is left as an image: the one this build tagged, and the next
+    # build's cache (its first stage, a twin of the image), are all there are, each of no parent
+    def cache() -> list[dict]:
+        return [docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:{tag}")
+                for tag in ("stage0", "final")]
+
+    for kept in cache():
+        assert not kept["Parent"] and kept["Config"]["Labels"][MARK] == mark
     assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
-        [image["Id"], stage["Id"]])
+        [image["Id"], *(kept["Id"] for kept in cache())])
     again = build_bot(docker_client, config)  # the cache finds both stages: every step
     assert sum("Using cache" in line for line in again.log) == 11, again.log
+    # the same image, still of no parent (the engine re-parents a cache it finds whole: the twin,
+    # made again), and nothing more
+    rebuilt = docker_client.api.inspect_image(built.tag)
+    assert rebuilt["Id"] == image["Id"] and not rebuilt["Parent"]
+    assert not any(kept["Parent"] for kept in cache())
     assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
-        [docker_client.api.inspect_image(built.tag)["Id"],
-         docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:stage0")["Id"]])
-    remove_built(docker_client, built.tag)
+        [image["Id"], *(kept["Id"] for kept in cache())])
+    remove_bot_image(docker_client, built.tag)
 
 
 # -- the context stays in the bot folder -------------------------------------------------------
@@ -346,8 +346,7 @@ def victim(docker_client, tmp_path_factory):
     built = build_bot(docker_client, load_bot_config(folder), say=said)
     assert steps and steps[0].startswith("sha256:"), built.log
     yield {"copy": steps[0], "secret": secret, "tag": built.tag, "mark": mark}
-    with contextlib.suppress(docker.errors.APIError):
-        docker_client.images.remove(built.tag)
+    remove_bot_image(docker_client, built.tag)
     for _ in range(12):  # what the build left, if anything: children before parents
         for image in docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"}):
             with contextlib.suppress(docker.errors.APIError):
@@ -400,7 +399,7 @@ def test_a_build_cannot_read_another_bots_layers(attack, tmp_path, docker_client
     except BotError as exc:
         message = str(exc)
     else:
-        docker_client.images.remove(built.tag)
+        remove_bot_image(docker_client, built.tag)
         stolen = any(victim["secret"] in line for line in said)
         pytest.fail(f"built{', and the log shows the victim source' if stolen else ''}: {said[-6:]}")
     assert victim["secret"] not in message and not any(victim["secret"] in line for line in said), message
@@ -415,8 +414,11 @@ def test_no_step_of_a_bots_build_is_left_as_an_image(docker_client, victim):
         docker_client.api.inspect_image(victim["copy"])
     image = docker_client.api.inspect_image(victim["tag"])
     assert not image.get("Parent"), image.get("Parent")
-    assert docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={victim['mark']}"}) == [
-        image["Id"]]
+    # and its twin, the next build's cache (a tag of the cache's own, which no FROM may name)
+    twin = docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{victim['tag'].split('/', 1)[1].split(':')[0]}:final")
+    assert not twin.get("Parent"), twin.get("Parent")
+    assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={victim['mark']}"})) == \
+        sorted([image["Id"], twin["Id"]])
 
 
 # The engine's Dockerfile parser has rules of its own (moby/buildkit's, as the classic builder of
@@ -481,7 +483,7 @@ def test_the_check_reads_a_dockerfile_as_the_engine_does(case, tmp_path, docker_
     (folder / "Dockerfile").write_bytes(data)
     said: list[str] = []
     built = build_bot(docker_client, load_bot_config(folder), say=said.append)
-    remove_built(docker_client, built.tag)
+    remove_bot_image(docker_client, built.tag)
     steps = [m[1] for line in said if (m := re.match(r"Step \d+/\d+ : (\S+)", line))]
     assert [step.lower() for step in steps] == [k for _, k, _, _ in _instructions(data)] + ["label"] * 6, said
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from arena.bots import build_bot, load_bot_config
+from arena.bots import build_bot, load_bot_config, remove_bot_image
 from arena.cli import main as arena
 from arena.conformance import FAIL, PASS, Line, check_bot
 from arena.store import Bot, open_store
@@ -48,7 +48,7 @@ def flawed(docker_client, tmp_path_factory) -> dict[str, str]:
     images = {flaw: build_bot(docker_client, load_bot_config(flawed_folder(parent, flaw))).tag for flaw in FLAWS}
     yield images
     for tag in images.values():
-        docker_client.images.remove(tag)
+        remove_bot_image(docker_client, tag)
 
 
 def test_a_correct_bot_passes_every_check(flawed):

@@ -14,7 +14,7 @@ import docker.errors
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import BotError, build_bot, load_bot_config
+from arena.bots import BotError, build_bot, load_bot_config, remove_bot_image
 from arena.cli import main as arena
 from arena.images import PYTHON_BASE
 from referee.match import Match, run_async, run_match
@@ -88,7 +88,7 @@ def test_healthcheck_none_cancels_an_earlier_stages_check(tmp_path, docker_clien
     (folder / "Dockerfile").write_text(f"ARG BASE\nFROM ${{BASE}} AS checked\nLABEL {MARK}={mark}\n"
                                        "HEALTHCHECK --interval=1ms CMD true\nFROM checked\nHEALTHCHECK NONE\n")
     built = build_bot(docker_client, load_bot_config(folder))
-    docker_client.images.remove(built.tag)
+    remove_bot_image(docker_client, built.tag)
 
 
 # -- check time ------------------------------------------------------------------------------

@@ -5,7 +5,6 @@ which name, who sees a submission, retiring, and ``arena bot submit --server`` e
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import subprocess
@@ -15,11 +14,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import docker.errors
 import pytest
 from sqlalchemy import select
 
 from arena.accounts import Account
+from arena.bots import remove_bot_image
 from arena.league import LeagueError, NotAllowed, create_league, register_bot, retire_bot
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
@@ -83,8 +82,7 @@ def account(site: Site, name: str) -> Account:
 def remove_images(client, name: str) -> None:
     for image in client.images.list(name=f"arena-bot/{name}"):
         for tag in image.tags:
-            with contextlib.suppress(docker.errors.APIError):
-                client.images.remove(tag)
+            remove_bot_image(client, tag)
 
 
 @pytest.fixture(scope="module")
