@@ -827,19 +827,7 @@ def _build_cgroup(client: docker.DockerClient, pids: int, info: dict[str, Any] |
 
 def _remove_cgroup(client: docker.DockerClient, name: str, wait: float = 10.0) -> None:
     _remove_steps(client, name)
-    deadline = time.monotonic() + wait
-    for hierarchy in CGROUPS.iterdir():
-        while True:
-            try:
-                (hierarchy / name).rmdir()
-            except FileNotFoundError:
-                break
-            except OSError:  # busy until runc has removed the containers' own cgroups
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.05)
-            else:
-                break
+    isolation.remove_cgroup(CGROUPS, name, wait)  # from every hierarchy, once runc has removed the steps' own
 
 
 def process_alive(pid: int) -> bool:

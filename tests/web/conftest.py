@@ -4,9 +4,11 @@ filled by a real small league played in containers; real HTTP (httpx) and a real
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import socket
+import tarfile
 import threading
 import time
 from collections.abc import Iterator
@@ -116,6 +118,25 @@ def app_routes(app=None) -> list[tuple[str, APIRoute]]:
 def csrf_of(page: str) -> str:
     """The CSRF token of a page's forms."""
     return re.search(r'name="csrf" value="([^"]+)"', page)[1]
+
+
+BOT_DOCKERFILE = b"ARG BASE\nFROM ${BASE}\nCOPY bot.py /bot/bot.py\n"
+
+
+def bot_archive(name: str, version: str = "1", toml_extra: str = "", author: str = "Ada", zeros: int = 0) -> bytes:
+    """A good bot folder as an upload's .tar.gz (bot.toml with ``toml_extra`` after its keys), with
+    a file of ``zeros`` bytes (a few KiB packed) if asked."""
+    files = {"bot.toml": (f'name = "{name}"\nversion = "{version}"\nlanguage = "python"\nauthor = "{author}"\n'
+                          + toml_extra).encode(), "Dockerfile": BOT_DOCKERFILE, "bot.py": b"print('hi')\n"}
+    if zeros:
+        files["zeros.bin"] = bytes(zeros)
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for path, data in files.items():
+            member = tarfile.TarInfo(f"bot/{path}")
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    return buffer.getvalue()
 
 
 def add_users(store: Store) -> dict[str, str]:

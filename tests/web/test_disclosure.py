@@ -5,10 +5,8 @@ account that owns it (bot.toml's free text is a capped subtitle, not an identity
 
 from __future__ import annotations
 
-import io
 import os
 import re
-import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,21 +19,11 @@ from arena.store import Submission, User, open_store
 from arena.submissions import run_submission
 from arena.web import WebSettings, create_app
 
-from .conftest import Site, add_users, live_server
-
-DOCKERFILE = b"ARG BASE\nFROM ${BASE}\nCOPY bot.py /bot/bot.py\n"
+from .conftest import BOT_DOCKERFILE, Site, add_users, bot_archive, live_server
 
 
 def archive(name: str, version: str = "1", build: str = "", author: str = "Ada") -> bytes:
-    files = {"bot.toml": (f'name = "{name}"\nversion = "{version}"\nlanguage = "python"\nauthor = "{author}"\n'
-                          f"{build}").encode(), "Dockerfile": DOCKERFILE, "bot.py": b"print('hi')\n"}
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for path, data in files.items():
-            member = tarfile.TarInfo(f"bot/{path}")
-            member.size = len(data)
-            tar.addfile(member, io.BytesIO(data))
-    return buffer.getvalue()
+    return bot_archive(name, version, build, author)
 
 
 @pytest.fixture
@@ -95,7 +83,7 @@ def test_the_worker_names_paths_inside_the_bot_folder_too(site, tmp_path):
     folder.mkdir(parents=True)
     (folder / "bot.toml").write_text('name = "by-hand"\nversion = "1"\nlanguage = "python"\nauthor = "A"\n'
                                      '[build]\ncontext = "../.."\n')
-    (folder / "Dockerfile").write_bytes(DOCKERFILE)
+    (folder / "Dockerfile").write_bytes(BOT_DOCKERFILE)
     with site.store() as session, session.begin():
         alice = session.scalar(select(User.id).where(User.name == "alice"))
         row = Submission(user_id=alice, status="building", folder=str(folder))

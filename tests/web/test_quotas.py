@@ -6,11 +6,9 @@ nothing on disk. And the order the build queue takes them in: fair across author
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import shutil
-import tarfile
 import threading
 import time
 from collections.abc import Iterator
@@ -26,27 +24,14 @@ from arena.store.models import now
 from arena.submissions import next_queued
 from arena.web import WebSettings, create_app
 
-from .conftest import Site, add_users, csrf_of, live_server
+from .conftest import Site, add_users, bot_archive, csrf_of, live_server
 
 MiB = 2**20
-DOCKERFILE = b"ARG BASE\nFROM ${BASE}\nCOPY bot.py /bot/bot.py\n"
 
 
 def archive(name: str, version: str = "1", zeros: int = 0, toml_extra: str = "") -> bytes:
     """A good bot folder as a .tar.gz, with a file of ``zeros`` bytes (a few KiB packed)."""
-    files = {"bot.toml": (f'name = "{name}"\nversion = "{version}"\nlanguage = "python"\nauthor = "Ada"\n'
-                          + toml_extra).encode(), "Dockerfile": DOCKERFILE, "bot.py": b"print('hi')\n"}
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for path, data in files.items():
-            member = tarfile.TarInfo(f"bot/{path}")
-            member.size = len(data)
-            tar.addfile(member, io.BytesIO(data))
-        if zeros:
-            member = tarfile.TarInfo("bot/zeros.bin")
-            member.size = zeros
-            tar.addfile(member, io.BytesIO(bytes(zeros)))
-    return buffer.getvalue()
+    return bot_archive(name, version, toml_extra, zeros=zeros)
 
 
 @contextmanager
