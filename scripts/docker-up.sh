@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure a Docker engine answers: installs Debian's docker.io when dockerd is missing,
+# Makes sure a Docker engine answers: installs Debian's docker.io when dockerd is missing (and
+# gcc with libc6-dev for arena-init, the first process of every bot container, when missing),
 # starts dockerd in the background when no engine answers, and waits for it.
 # Idempotent; safe on a fresh machine (run as root). No registry is needed or used.
 set -euo pipefail
@@ -7,6 +8,15 @@ set -euo pipefail
 log=/var/log/arena-dockerd.log
 
 answers() { timeout 15 docker info >/dev/null 2>&1; }
+
+# Every bot container starts under arena-init (referee/init.c), which the referee builds once,
+# statically, with the host's C compiler: a C compiler and the C library's static files.
+if ! command -v cc >/dev/null 2>&1 || ! ls /usr/lib/*-linux-gnu/libc.a >/dev/null 2>&1; then
+  echo "docker-up: installing Debian's gcc and libc6-dev (arena-init is built with them)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null
+fi
 
 if answers; then
   exit 0
