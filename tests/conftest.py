@@ -2,6 +2,8 @@ import fcntl
 import os
 import shutil
 import tempfile
+import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -141,7 +143,41 @@ def pytest_runtest_protocol(item, nextitem):
         fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
         if not serial:
             fcntl.flock(turnstile, fcntl.LOCK_UN)
+        else:
+            _quiet_machine()
         yield  # closing the files releases the locks
+
+
+QUIET_SHARE = 0.25  # of the machine's CPU time, busy outside this process, that a serial test waits out
+QUIET_WAIT_S = 30.0
+
+
+def _busy_share(seconds: float = 0.5) -> float:
+    """The share of the machine's CPU time spent outside idle and I/O wait over ``seconds``,
+    this process's own taken out."""
+    def sample() -> tuple[int, int, float]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return sum(fields), fields[3] + fields[4], sum(os.times()[:2])
+    total0, idle0, own0 = sample()
+    time.sleep(seconds)
+    total1, idle1, own1 = sample()
+    ticks = os.sysconf("SC_CLK_TCK")
+    busy = (total1 - total0) - (idle1 - idle0) - (own1 - own0) * ticks
+    return max(0.0, busy / max(1, total1 - total0))
+
+
+def _quiet_machine() -> None:
+    """A serial test measures time: it starts once what earlier tests left is gone (containers
+    of referees that have ended, a build still being torn down) and the machine is near idle,
+    or after QUIET_WAIT_S with a warning saying how busy it still was."""
+    from referee.sandbox import sweep
+
+    sweep()
+    deadline = time.monotonic() + QUIET_WAIT_S
+    while (busy := _busy_share()) > QUIET_SHARE and time.monotonic() < deadline:
+        pass
+    if busy > QUIET_SHARE:
+        warnings.warn(f"a serial test starts with {busy:.0%} of the machine's CPU busy elsewhere", stacklevel=1)
 
 
 def pytest_sessionfinish(session):

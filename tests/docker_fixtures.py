@@ -18,7 +18,8 @@ import pytest
 from arena.bots import build_bot, load_bot_config
 from arena.images import CPP_BASE, PYTHON_BASE, build_base
 from referee import sandbox
-from referee.sandbox import LABEL
+from referee.sandbox import LABEL, OWNER_LABEL
+from referee.sockets import owner_alive
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,6 +114,15 @@ def cpp_images(docker_client, cpp_base, tmp_path_factory) -> dict[str, str]:
 def arena_containers(client: docker.DockerClient, match_id: str | None = None) -> list:
     filters = {"label": [LABEL] + ([f"arena.match={match_id}"] if match_id else [])}
     return client.containers.list(all=True, filters=filters)
+
+
+def left_behind(client: docker.DockerClient, league: str) -> list[str]:
+    """The containers of ``league``'s matches (``<league>-r<round>-...``) whose referee has ended:
+    what its runs left on the host. Not every Arena container on the machine: the other test
+    process may be playing matches of its own meanwhile. Each as its labels, for the message."""
+    return [f"{c.short_id} {c.labels}" for c in arena_containers(client)
+            if c.labels.get("arena.match", "").startswith(f"{league}-r")
+            and not owner_alive(c.labels.get(OWNER_LABEL, ""))]
 
 
 @pytest.fixture(scope="session")

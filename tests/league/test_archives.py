@@ -25,7 +25,6 @@ from arena.league import register_bot
 from arena.store import ImageArchive, ImageChunk, open_store
 
 from ..docker_fixtures import TEST_IMAGES
-from .test_postgres import PG_URL
 
 SMALL = 2048  # bytes per chunk, so that a tiny image's archive has several
 
@@ -226,11 +225,10 @@ def test_arena_images_archive_keeps_registered_bots_images(store, db_url, docker
     assert result.exit_code == 2 and "name the bots (NAME or NAME@VERSION), or give --all" in result.output
 
 
-def test_an_archive_on_postgresql_is_loaded(docker_client, tiny):
-    try:
-        pg = open_store(PG_URL)
-    except Exception as exc:
-        pytest.fail(f"this test needs PostgreSQL at {PG_URL}: run scripts/postgres-up.sh as root ({exc})")
+def test_an_archive_on_postgresql_is_loaded(docker_client, tiny, private_postgres):
+    """On a server of the test's own: the setup's test database is tests/league/test_postgres.py's,
+    which empties it, perhaps in the other test process meanwhile."""
+    pg = open_store(private_postgres.url)
     tag, image_id = tiny()
     try:
         assert archive_image(pg, tag, image_id, docker_client, chunk_bytes=SMALL) is True

@@ -25,7 +25,7 @@ from arena.league.schedule import ScheduleOptions, Slot
 from arena.league.standings import leaderboard, rebuild_ratings
 from arena.store import Game, Match, Rating
 
-from ..docker_fixtures import ROOT, arena_containers
+from ..docker_fixtures import ROOT, left_behind
 from ..referee.test_duplicate import dealt
 from .helpers import DEMO_FOLDERS, SAMPLE_FOLDERS, SECRET, league_of_samples, stored_games
 
@@ -91,7 +91,7 @@ def test_a_league_of_four_sample_bots_completes_and_is_rated(store, sample_image
     assert shown.exit_code == 0 and "\nseat  bot" in shown.output  # the seats table
     assert "replay check: the engine reproduces" in shown.output
     assert runner.invoke(arena, ["show", "game", "99999", *db]).output.strip().endswith("no game 99999")
-    assert not arena_containers(docker_client)
+    assert not left_behind(docker_client, "l")
 
 
 def test_a_cycle_plays_each_deal_in_every_rotation_and_a_match_never_repeats_one(store, sample_images,
@@ -149,7 +149,7 @@ def test_a_bot_is_never_dealt_a_deal_twice_in_a_league(store, test_bot_images, d
     repeated = {c: d for c, d in containers.items() if len(set(d)) != len(d)}
     assert not repeated, repeated
     assert set(deals_played.values()) == {3}, deals_played  # each deal in all three rotations
-    assert not arena_containers(docker_client)
+    assert not left_behind(docker_client, "dealt")
 
 
 def test_resume_after_kill_9_at_random_points(db_url, tmp_path, reference_league, docker_client):
@@ -178,9 +178,9 @@ def test_resume_after_kill_9_at_random_points(db_url, tmp_path, reference_league
         assert stored_games(store) == expected, f"trial {trial}: {len(partial)} games stored before the kill"
     # the killed runs' referees died with their runner and cleaned up after themselves
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and arena_containers(docker_client):
+    while time.monotonic() < deadline and left_behind(docker_client, "l"):
         time.sleep(0.5)
-    assert not arena_containers(docker_client)
+    assert not left_behind(docker_client, "l")
 
 
 def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path, docker_client,
