@@ -22,7 +22,8 @@ What closes it, together:
   referee reclaims the seat's cgroup: the pages, dentries and inodes that the process loaded
   go, and the caches are as they were before it started.
 - **So that nothing is left to add** (:func:`warm`): before a seat's first container starts, the
-  referee reads every page of the image's files, once per image and referee process. Those
+  referee reads every page of the image's files that is not in the cache (once per image and
+  referee process, or every ten minutes when one referee process plays each match). Those
   pages are charged to the referee, never reclaimed with a seat, so that a bot's start-up does
   not read them from the disk each time (a container's own loads go with it). It also stats
   every file, which puts their dentries and inodes in the cache.
@@ -48,6 +49,7 @@ import ctypes
 import dataclasses
 import errno
 import hashlib
+import json
 import os
 import platform
 import re
@@ -270,15 +272,92 @@ def image_layers(image_attrs: dict) -> list[Path]:
 
 
 def layer(folder: Path) -> Layer:
-    """The layer at ``folder``, walked once per process. Raises OSError (not root, say)."""
+    """The layer at ``folder``: walked once per host (the walk is kept in :data:`CACHE`, since a
+    league starts a referee process per match), read once per process. Raises OSError (not root,
+    say)."""
     key = str(folder)
     with _LAYERS_LOCK:
         found = _LAYERS.get(key)
     if found is None:
-        found = _walk(folder)
+        found = _kept_walk(folder)
         with _LAYERS_LOCK:
             found = _LAYERS.setdefault(key, found)
     return found
+
+
+WALKS = CACHE / "layers"  # one file per layer walked: its files and problems
+WARM_FRESH_S = 600.0  # a layer another referee warmed this long ago is taken as still in the page cache
+
+
+def _record(folder: Path, kind: str) -> Path:
+    return WALKS / f"{hashlib.sha256(os.fsencode(folder)).hexdigest()[:32]}.{kind}"
+
+
+def _identity(folder: Path) -> list[int]:
+    """What tells this layer folder from another that a later image put at the same path (never
+    seen: the engine names layers at random), so that a kept walk is never another's."""
+    info = folder.stat()
+    return [info.st_dev, info.st_ino, info.st_ctime_ns]
+
+
+def _kept_walk(folder: Path) -> Layer:
+    """The walk kept for ``folder`` by an earlier process, or a new one (then kept). Only this
+    user may write :data:`CACHE`: what it holds is the referee's own, as trusted as its code."""
+    identity = _identity(folder)
+    path = _record(folder, "json")
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        kept = json.loads(path.read_bytes())
+        if kept["folder"] == str(folder) and kept["identity"] == identity:
+            base = os.fsencode(folder)
+            files = [(base + os.fsencode(name), int(size)) for name, size in kept["files"]]
+            return Layer(files, [str(p) for p in kept["problems"]])
+    found = _walk(folder)
+    base_length = len(os.fsencode(folder))
+    record = {"folder": str(folder), "identity": identity, "problems": found.problems,
+              "files": [(os.fsdecode(name[base_length:]), size) for name, size in found.files]}
+    with contextlib.suppress(OSError):  # not kept: the next process walks again
+        _write_atomically(path, json.dumps(record).encode())
+    return found
+
+
+def prune_walks() -> int:
+    """Removes the kept walks (and warm stamps) of layers that are gone (their images removed).
+    Returns how many layers'."""
+    removed = 0
+    with contextlib.suppress(OSError):
+        for path in WALKS.glob("*.json"):
+            with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+                if not Path(json.loads(path.read_bytes())["folder"]).is_dir():
+                    path.unlink()
+                    path.with_suffix(".warm").unlink(missing_ok=True)
+                    removed += 1
+    return removed
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _warmed_lately(folder: Path) -> bool:
+    """Whether a referee of this boot warmed ``folder`` less than :data:`WARM_FRESH_S` ago. A
+    page evicted since costs a bot's start-up a read from the disk, nothing else: what a bot's
+    process loads is charged to its seat and reclaimed all the same."""
+    with contextlib.suppress(OSError, ValueError):
+        boot, at = _record(folder, "warm").read_text().split()
+        return boot == _boot_id() and 0 <= time.time() - float(at) < WARM_FRESH_S
+    return False
+
+
+def _boot_id() -> str:
+    with contextlib.suppress(OSError):
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    return ""
 
 
 def _walk(top: Path) -> Layer:
@@ -361,15 +440,16 @@ def _cached_pages(fd: int) -> int | None:
 
 def warm(folders: Iterable[Path], budget_s: float = 30.0) -> tuple[int, int]:
     """Reads every page of the files of these layers into the page cache, charged to this
-    process's cgroup, once per layer and process; returns (files read, bytes read). Other
-    threads warming the same layer wait for the one that does. Raises OSError where the layers
-    cannot be read."""
+    process's cgroup, once per layer and process, and not at all when a referee did it lately
+    (:func:`_warmed_lately`); returns (files read, bytes read). Other threads warming the same
+    layer wait for the one that does. Raises OSError where the layers cannot be read."""
     files = read = 0
     deadline = time.monotonic() + budget_s
     for folder in folders:
         found = layer(folder)
         with found.lock:
-            if found.warmed:
+            if found.warmed or _warmed_lately(folder):
+                found.warmed = True
                 continue
             buffer = bytearray(1 << 20)
             for path, size in found.files:
@@ -388,4 +468,6 @@ def warm(folders: Iterable[Path], budget_s: float = 30.0) -> tuple[int, int]:
                 finally:
                     os.close(fd)
             found.warmed = True
+            with contextlib.suppress(OSError):
+                _write_atomically(_record(folder, "warm"), f"{_boot_id()} {time.time()}".encode())
     return files, read

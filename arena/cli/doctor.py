@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from referee.isolation import prune_walks
 from referee.sandbox import NoDockerEngine, docker_client, sweep
 
 from ..images import base_image_status
@@ -11,7 +12,7 @@ from ..images import base_image_status
 
 @click.command()
 def doctor() -> None:
-    """Check the Docker engine and base images; sweep what dead referees left behind."""
+    """Check the Docker engine and base images; sweep what dead referees and removed images left behind."""
     try:
         client = docker_client(timeout=15)
         info = client.info()
@@ -29,6 +30,7 @@ def doctor() -> None:
     bots = client.images.list(filters={"label": "arena.bot.name"})
     click.echo(f"bot images: {len(bots)}")
     containers, dirs = sweep()
-    click.echo(f"swept: {containers} leftover container(s), {dirs} leftover socket folder(s)")
+    click.echo(f"swept: {containers} leftover container(s), {dirs} leftover socket folder(s), "
+               f"{prune_walks()} kept walk(s) of image layers that are gone")
     if missing:
         raise SystemExit(1)
