@@ -61,6 +61,7 @@ import urllib3.exceptions
 from arena_games import GAMES
 from referee import isolation, limits
 from referee.sandbox import docker_client, image_problems
+from referee.sockets import process_alive
 
 from .images import BASE_IMAGES, LANGUAGES
 
@@ -830,15 +831,6 @@ def _remove_cgroup(client: docker.DockerClient, name: str, wait: float = 10.0) -
     isolation.remove_cgroup(CGROUPS, name, wait)  # from every hierarchy, once runc has removed the steps' own
 
 
-def process_alive(pid: int) -> bool:
-    """Whether a process ``pid`` of this host (or container) may still run: another user's counts."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _remove_new_images(client: docker.DockerClient, made: Iterable[str], before: set[str]) -> None:

@@ -63,6 +63,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .fairness import CGROUP_ROOT
+from .sockets import process_alive
 
 BUILD_UID = 10001  # the user of Arena's base images, which bots' builds run as; never a container's
 # Each container's user and group id, drawn in [FIRST_UID, FIRST_UID + UIDS): above the ranges that
@@ -225,23 +226,13 @@ def sweep_cgroups(alive: Iterable[int] = (), root: Path = CGROUP_ROOT) -> int:
     removed = 0
     for name in found:
         owner = re.fullmatch(rf"{SEAT_CGROUP_PREFIX}(\d+)-[0-9a-f]+", name)
-        if owner and int(owner[1]) not in keep and not _running(int(owner[1])):
+        if owner and int(owner[1]) not in keep and not process_alive(int(owner[1])):
             seat = SeatCgroup(root, name)
             with contextlib.suppress(OSError):  # a referee killed before it could: what its bots left goes too
                 seat.reclaim()
             seat.remove(wait=1.0)
             removed += 1
     return removed
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 # -- the image's files --------------------------------------------------------------------------------

@@ -44,8 +44,13 @@ def owner_alive(owner: str) -> bool:
     host, _, pid = owner.rpartition(":")
     if host != socket.gethostname() or not pid.isdigit():
         return True
+    return process_alive(int(pid))
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process ``pid`` of this host (or container) may still run: another user's counts."""
     try:
-        os.kill(int(pid), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:

@@ -21,7 +21,7 @@ from pathlib import Path
 import redis
 import redis.exceptions
 
-from arena.bots import process_alive
+from referee.sockets import process_alive
 
 SHARED_REDIS_URL = "redis://127.0.0.1:6379/15"  # the tests' database of the setup's Redis
 START_TIMEOUT = 30.0  # seconds; a loaded machine starts a server in well under one

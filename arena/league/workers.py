@@ -48,10 +48,10 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from referee import MatchResult, RefereeFailed, cpu, launch
+from referee.sockets import process_alive
 from referee.spec import parse_spec
 from referee.textlog import printable
 
-from ..bots import process_alive
 from ..store import Bot, LiveMatch, Match, Store, WorkerResult, open_store
 from .executor import Executor, Feed, LocalExecutor, MatchJob, Outcome
 from .waiting import DB_DOWN, retrying, stderr, store_name
