@@ -7,8 +7,13 @@ Every figure is printed as a line of text, or with ``--json`` as one JSON object
 from __future__ import annotations
 
 import json
+import socket
 import statistics
+import subprocess
 import sys
+import time
+
+import httpx
 
 from referee import cpu
 
@@ -38,3 +43,26 @@ class Report:
 
 def median(values: list[float]) -> float:
     return statistics.median(values)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(command: list[str], port: int, **popen: object) -> tuple[subprocess.Popen, str]:
+    """A web server started by ``command`` (on ``port``), once it answers ``/healthz``; its URL."""
+    process = subprocess.Popen(command, **popen)  # type: ignore[call-overload]
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{' '.join(command[:4])} exited with status {process.returncode}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"{' '.join(command[:4])} did not answer within 60 s")

@@ -24,11 +24,9 @@ import time
 from pathlib import Path
 
 import click
-import httpx
 
-from .common import Report
+from .common import Report, free_port, start_server
 from .signin import rss_mib
-from .web import free_port
 
 MB64 = 64 * 2**20
 
@@ -59,17 +57,9 @@ def start(tmp: Path, plain: bool) -> tuple[subprocess.Popen, int]:
     db_url = f"sqlite:///{tmp}/{'plain' if plain else 'arena'}.db"
     open_store(db_url)
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "bench.headers", "serve", "--db", db_url, "--port", str(port),
-                                *(["--plain"] if plain else [])])
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process, port
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not answer within 60 s")
+    process, _ = start_server([sys.executable, "-m", "bench.headers", "serve", "--db", db_url, "--port", str(port),
+                               *(["--plain"] if plain else [])], port)
+    return process, port
 
 
 def huge_head(port: int, total: int = MB64) -> tuple[int, float, bytes]:

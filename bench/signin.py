@@ -40,8 +40,8 @@ from pathlib import Path
 import click
 import httpx
 
-from .common import Report
-from .web import RawClient, free_port, percentile
+from .common import Report, free_port, start_server
+from .web import RawClient, percentile
 
 SCENARIOS = ("before", "after", "after-spread")
 PASSWORD = "the-right-password-1"
@@ -85,20 +85,8 @@ def start(tmp: Path, scenario: str, concurrency: int | None = None) -> tuple[sub
     db_url = f"sqlite:///{tmp}/{scenario}.db"
     add_user(open_store(db_url), "alice", password=PASSWORD)
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "bench.signin", "serve", "--db", db_url, "--port", str(port),
-                                "--scenario", scenario, *(["--concurrency", str(concurrency)] if concurrency else [])])
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with status {process.returncode}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not answer within 60 s")
+    return start_server([sys.executable, "-m", "bench.signin", "serve", "--db", db_url, "--port", str(port),
+                         "--scenario", scenario, *(["--concurrency", str(concurrency)] if concurrency else [])], port)
 
 
 # -- the flood, in a process of its own ----------------------------------------------------------

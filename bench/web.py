@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,7 +43,7 @@ from arena.league.standings import rebuild_ratings
 from arena.store import Bot, Entry, Game, Match, Store, open_store
 from referee.spec import dev_secret
 
-from .common import Report, median
+from .common import Report, free_port, median, start_server
 
 LEAGUE = "bench"
 PLAYERS = 3
@@ -114,29 +113,11 @@ def fill_store(store: Store, bots: int, games: int, seed: int = 15) -> None:
     rebuild_ratings(store, LEAGUE)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def serve(db_url: str, runs: Path) -> tuple[subprocess.Popen, str]:
     """``arena serve`` on a free port, once it answers ``/healthz``."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--db", db_url, "--port", str(port),
-                                "--runs", str(runs), "--no-worker"], stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"arena serve exited with status {process.returncode}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("arena serve did not answer within 60 s")
+    return start_server([sys.executable, "-m", "arena.cli", "serve", "--db", db_url, "--port", str(port),
+                         "--runs", str(runs), "--no-worker"], port, stdout=subprocess.DEVNULL)
 
 
 class RawClient:
