@@ -278,9 +278,11 @@ def test_the_docs_say_the_time_control_s_defaults():
     shown = json.loads(re.search(r'"schedule": (\{[^}]*\})', api)[1])  # a league, as the API shows it
     assert shown == {key: value for key, value in d.to_dict().items() if key in shown}, "docs/api.md's league"
     protocol = text("docs/protocol.md")
-    for row in (f"startup limit (default {limits.STARTUP_MS // 1000} s)",
-                f"(default: at most {limits.MAX_RESTARTS} restarts a match;"):
+    for row in (f"startup limit (default {limits.STARTUP_MS // 1000} s; {limits.LEAGUE_STARTUP_MS // 1000} s in a "
+                "league's matches)", f"(default: at most {limits.MAX_RESTARTS} restarts a match;"):
         assert row in protocol, f"docs/protocol.md does not say {row!r}"
+    examples = re.findall(r'"time_control": (\{[^}]*\})', protocol)  # a MatchStart, as JSON
+    assert examples and all(json.loads(e) == dataclasses.asdict(TimeControl()) for e in examples)
     spec = text("referee/spec.py")  # its example spec
     assert (f'"time": {{"startup_ms": {limits.STARTUP_MS}, "decision_ms": {limits.DECISION_MS}, "bank_ms": '
             f'{limits.BANK_MS}}}, "max_restarts": {limits.MAX_RESTARTS},') in spec
