@@ -286,3 +286,26 @@ def test_the_docs_say_the_time_control_s_defaults():
     spec = text("referee/spec.py")  # its example spec
     assert (f'"time": {{"startup_ms": {limits.STARTUP_MS}, "decision_ms": {limits.DECISION_MS}, "bank_ms": '
             f'{limits.BANK_MS}}}, "max_restarts": {limits.MAX_RESTARTS},') in spec
+
+
+def test_the_other_pages_that_state_an_upload_or_build_cap_say_the_constant():
+    def text(name: str) -> str:
+        return " ".join((ROOT / name).read_text().split())
+
+    minutes, gib = limits.BUILD_TIMEOUT_S // 60, limits.MAX_IMAGE_MB // 1024
+    pages = {
+        "docs/api.md": [f"over {limits.UPLOAD_MB} MB packed", f"over {limits.UNPACKED_MB} MB unpacked, or over "
+                        f"{limits.UPLOAD_FILES:,} files"],
+        "docs/deploy.md": [f"`--queued-per-author` × {limits.UNPACKED_MB} MB of unpacked uploads",
+                           f"packed archives of {limits.UPLOAD_MB} MB", f"an upload unpacks to {limits.UNPACKED_MB} MB",
+                           f"client_max_body_size {limits.UPLOAD_MB + 1}m; # uploads are at most {limits.UPLOAD_MB} MB",
+                           f"{limits.BUILD_CPUS:.0f} CPU and {limits.BUILD_MEMORY_MB // 1024} GiB of memory"],
+        "docs/writing-a-bot.md": [f"by default {limits.QUEUED_PER_AUTHOR} of your submissions at a time",
+                                  f"{limits.SUBMISSIONS_PER_DAY} in any 24 hours, and a build of at most {minutes} "
+                                  "minutes", f"stops a build after {minutes} minutes (`--timeout`) and refuses an "
+                                  f"image over {gib} GiB", f"({limits.BUILD_MEMORY_MB // 1024} GiB of memory per step, "
+                                  f"one core, {minutes} minutes)"],
+    }
+    for page, rows in pages.items():
+        for row in rows:
+            assert row in text(page), f"{page} does not say {row!r}"
