@@ -22,7 +22,7 @@ from referee.spec import SpecError, check_secret, new_secret
 
 from ..store import Bot, Entry, ImageArchive, League, Store, User
 from ..store.models import now
-from .schedule import ScheduleOptions
+from .schedule import DEFAULT_SCHEDULE, ScheduleOptions
 
 if TYPE_CHECKING:
     from ..accounts import Account
@@ -179,7 +179,7 @@ class LeagueSummary:
     game: str
     players: int
     entrants: list[str]  # name@version of each bot entered
-    format: str = "round-robin"  # or "ladder": see ScheduleOptions.format
+    format: str = DEFAULT_SCHEDULE.format  # or "ladder": see ScheduleOptions.format
     settings: dict[str, Any] = field(default_factory=dict)  # the game's, complete
     schedule: dict[str, Any] = field(default_factory=dict)  # ScheduleOptions.to_dict(): never the secret
     created_at: datetime | None = None

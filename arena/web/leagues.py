@@ -27,12 +27,20 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func, select
 
 from arena_games import GAMES
+from referee import limits
 
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
-from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
+from ..league.schedule import (
+    DEFAULT_SCHEDULE,
+    FAILURE_POLICIES,
+    FailurePolicy,
+    Format,
+    ScheduleOptions,
+    games_per_match,
+)
 from ..league.standings import NEW_DAYS, Standings, standings
 from ..store import Game, League, Match, Store
 from ..store.models import now
@@ -122,12 +130,12 @@ class CreateLeague(BaseModel):
     players: int = Field(ge=1, le=16, description="players per table")
     settings: dict[str, str | int | float | bool] = Field(default_factory=dict,
                                                           description="the game's [house] settings")
-    deals: int = Field(1, ge=1, le=100, description="games per match = deals x players")
-    decision_ms: int = Field(1000, ge=1, le=600_000)
-    bank_ms: int = Field(10_000, ge=0, le=3_600_000)
-    failures: Literal["last", "exclude"] = "last"
-    format: Literal["round-robin", "ladder"] = Field("round-robin", description="a ladder plays without end, "
-                                                     "each table picked by matchmaking (docs/leagues.md)")
+    deals: int = Field(DEFAULT_SCHEDULE.deals, ge=1, le=100, description="games per match = deals x players")
+    decision_ms: int = Field(DEFAULT_SCHEDULE.decision_ms, ge=1, le=limits.MAX_DECISION_MS)
+    bank_ms: int = Field(DEFAULT_SCHEDULE.bank_ms, ge=0, le=limits.MAX_BANK_MS)
+    failures: FailurePolicy = DEFAULT_SCHEDULE.failures
+    format: Format = Field(DEFAULT_SCHEDULE.format, description="a ladder plays without end, "
+                           "each table picked by matchmaking (docs/leagues.md)")
 
 
 class RunRequest(BaseModel):
@@ -396,7 +404,7 @@ def leagues_page(request: Request, account: Viewer) -> Response:
     from .app import render
 
     return render(request, "leagues.html", {"leagues": all_leagues(_store(request)), "games": sorted(GAMES),
-                                            "failure_policies": FAILURE_POLICIES})
+                                            "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE})
 
 
 @router.get("/leagues/{name}", include_in_schema=False)
@@ -435,8 +443,10 @@ def _settings_lines(text: str) -> dict[str, str]:
 @router.post("/leagues", include_in_schema=False)
 def create_form(request: Request, account: Admin, name: Annotated[str, Form()] = "", game: Annotated[str, Form()] = "",
                 players: Annotated[int, Form()] = 0, settings: Annotated[str, Form()] = "",
-                deals: Annotated[int, Form()] = 1, decision_ms: Annotated[int, Form()] = 1000,
-                bank_ms: Annotated[int, Form()] = 10_000, failures: Annotated[str, Form()] = "last") -> Response:
+                deals: Annotated[int, Form()] = DEFAULT_SCHEDULE.deals,
+                decision_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.decision_ms,
+                bank_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.bank_ms,
+                failures: Annotated[str, Form()] = DEFAULT_SCHEDULE.failures) -> Response:
     try:
         body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
                             decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)  # type: ignore[arg-type]
