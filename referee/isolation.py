@@ -61,6 +61,7 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, cast
 
 from .fairness import CGROUP_ROOT
 from .sockets import process_alive
@@ -219,7 +220,7 @@ def sweep_cgroups(alive: Iterable[int] = (), root: Path = CGROUP_ROOT) -> int:
     """Removes the seat cgroups of referees of this host that are no longer running (their
     containers removed first, by :func:`referee.sandbox.sweep`), except those of ``alive``
     pids. Returns how many."""
-    keep, found = set(alive), set()
+    keep, found = set(alive), set[str]()
     for hierarchy in ([root] if (root / "cgroup.controllers").exists() else [h for h in root.iterdir() if h.is_dir()]):
         with contextlib.suppress(OSError):
             found.update(p.name for p in hierarchy.glob(f"{SEAT_CGROUP_PREFIX}*"))
@@ -251,7 +252,7 @@ _LAYERS_LOCK = threading.Lock()
 PROBLEMS_SHOWN = 5
 
 
-def image_layers(image_attrs: dict) -> list[Path]:
+def image_layers(image_attrs: dict[str, Any]) -> list[Path]:
     """The host folders of an image's layers, top first (overlay2), or [] when the engine keeps
     them otherwise."""
     driver = image_attrs.get("GraphDriver") or {}
@@ -426,7 +427,7 @@ def _cached_pages(fd: int) -> int | None:
         if ctypes.get_errno() in (errno.ENOSYS, errno.EPERM):
             _HAS_CACHESTAT = False
         return None
-    return out.cache
+    return cast(int, out.cache)  # a c_uint64 field reads as an int
 
 
 def warm(folders: Iterable[Path], budget_s: float = 30.0) -> tuple[int, int]:

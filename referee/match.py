@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import uvloop
 
@@ -188,7 +188,7 @@ class Match:
         tmp = self.out_dir / "result.json.tmp"
         tmp.write_text(text)
         tmp.replace(self.out_dir / "result.json")
-        return json.loads(text)
+        return cast(dict[str, Any], json.loads(text))
 
     # -- one game -------------------------------------------------------------------------------
     async def play_game(self, g: int) -> None:
@@ -351,7 +351,7 @@ class Match:
 
     def _version(self, b: int) -> str:
         seat = self.seats[b]
-        hello = getattr(seat, "hello", None)
+        hello: pb.Hello | None = getattr(seat, "hello", None)  # a gRPC seat's, once it said hello
         if hello is not None and hello.version:
             return hello.version
         return self.spec.bots[b].version or seat.version

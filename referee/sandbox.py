@@ -56,7 +56,7 @@ import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import docker
 import docker.errors
@@ -156,7 +156,7 @@ class NoDockerEngine(Exception):
     """No Docker engine answers; the message says how to start one."""
 
 
-def docker_client(timeout: float = 60) -> docker.DockerClient:
+def docker_client(timeout: int = 60) -> docker.DockerClient:
     """A new client of the Docker engine (``DOCKER_HOST``, else the local socket) that has
     answered a ping. ``timeout`` is each request's, in seconds. Its owner closes it; most
     code shares the process's own, :func:`client`."""
@@ -358,7 +358,8 @@ class ContainerSeat(GrpcSeat):
 
     def _engine_log_tail(self) -> bytes:
         try:  # a few lines more than shown: some may be empty
-            return self.container.logs(stdout=True, stderr=True, tail=4 * TAIL_LINES)[-TAIL_BYTES:]
+            logs: bytes = self.container.logs(stdout=True, stderr=True, tail=4 * TAIL_LINES)
+            return logs[-TAIL_BYTES:]
         except (docker.errors.APIError, requests.exceptions.RequestException):
             return b""
 
@@ -392,7 +393,7 @@ class ContainerSeat(GrpcSeat):
             self.container.reload()
         except docker.errors.NotFound:
             return None
-        return self.container.attrs.get("State", {})
+        return cast(dict[str, Any], self.container.attrs.get("State", {}))
 
     async def kill(self) -> None:
         container, self.container = self.container, None

@@ -71,6 +71,7 @@ class StdioPlayer(Player):
         # stderr is inherited: the child's log goes where the adapter's goes, unbuffered and unparsed
         self.proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin_pipe = self.proc.stdin  # closed by end()
         self._stdin = self.proc.stdin.fileno()
         self._stdout = self.proc.stdout.fileno()
         self._read = bytearray()  # what the child wrote past its last answer
@@ -153,7 +154,7 @@ class StdioPlayer(Player):
         """Waits up to ``wait`` seconds for the child to exit (killing it after that), then exits
         the adapter as the child did. ``why``: what the child did that ends the match for it."""
         with contextlib.suppress(OSError):
-            self.proc.stdin.close()  # type: ignore[union-attr] - the bot's signal to exit, if not given yet
+            self._stdin_pipe.close()  # the bot's signal to exit, if not given yet
         try:
             code = self.proc.wait(wait)
         except subprocess.TimeoutExpired:

@@ -37,7 +37,6 @@ from arena_games.boss import (
     CHICAGO,
     CINCINNATI,
     CUBES,
-    DONE,
     DOUBLE,
     FACE,
     GOLD,
@@ -55,6 +54,7 @@ from arena_games.boss import (
     VALUES,
     BossState,
 )
+from arena_games.core import DONE, State
 
 from .ismcts import SearchConfig, rank_values
 
@@ -287,9 +287,10 @@ def play_round(state: BossState) -> None:
         steps += 1
 
 
-def evaluate(state: BossState) -> Sequence[float]:
+def evaluate(state: State) -> Sequence[float]:
     """Plays the round out by the heuristic's rules, then judges (:func:`judge`). The state is
     the simulation's own, spent here."""
+    assert isinstance(state, BossState)
     if not state.is_terminal():
         play_round(state)
     return judge(state)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 from .base import Strategy
 
@@ -173,7 +173,7 @@ class ProhisHeuristic(Strategy):
         return f"claim:{(enough or mine[-1:])[0]}"
 
     def _my_prohi(self, view: dict[str, Any]) -> str:
-        return next(c["rank"] for c in view["claims"] if c["seat"] == view["seat"])
+        return cast(str, next(c["rank"] for c in view["claims"] if c["seat"] == view["seat"]))
 
     def _inspection_value(self, view: dict[str, Any], share: float) -> float:
         """What inspecting is worth to me, against keeping my Prohi in hand."""
