@@ -5,9 +5,9 @@
 pids limit, no capabilities, a user of its own, and arena-init (``referee/init.c``) as its first
 process. The profile is Arena's whatever the image says: of an image's settings only ENTRYPOINT,
 CMD, ENV, WORKDIR and LABEL act, a health check is disabled and a volume refused
-(:data:`REFUSED_SETTINGS`, which builds refuse too). A container lives for its match, is removed
-with its volumes, and :func:`sweep` removes what a dead referee left. Why each limit and setting,
-as trusted judges do it: docs/sandbox.md ("The container profile").
+(:data:`REFUSED_SETTINGS`, which builds refuse too). A container lives for its match (or rotation),
+is removed with its volumes, and :func:`sweep` removes what a dead referee left. Why each limit and
+setting, as trusted judges do it: docs/sandbox.md ("The container profile").
 """
 
 from __future__ import annotations

@@ -162,7 +162,7 @@ class ISMCTS(Strategy):
                     state.apply(action)
                     path.append(node)
                     break
-                best, best_score = actions[0], -1.0  # every score is >= 0: the loop picks
+                best, best_score = actions[0], -1.0  # every score is >= 0: the loop sets both
                 for a in actions:
                     child = children[a]
                     score = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
