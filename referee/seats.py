@@ -178,7 +178,8 @@ class BuiltinSeat(Seat):
     async def game_start(self, msg: pb.GameStart) -> None:
         self.strategy.start_game(start_info(self.match, msg))
 
-    async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
+    async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
+                     timeout: float, bank_left: float) -> Decision:
         t0 = time.perf_counter()
         self.strategy.time_left_ms, self.strategy.bank_left_ms = int(timeout * 1000), int(bank_left * 1000)
         action = self.strategy.decide(view, legal)
@@ -335,7 +336,8 @@ class GrpcSeat(Seat):
         except Failure as failure:
             raise await self._mark_dead(failure) from None
 
-    async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
+    async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
+                     timeout: float, bank_left: float) -> Decision:
         game = self.game
         view_kwargs, events = codec.view_kwargs(view)
         request = pb.RefereeMessage(decision={  # as a dict: built in place, where a message is copied
@@ -430,7 +432,7 @@ class ProcessSeat(GrpcSeat):
         super().__init__(name, version, socket_dir, log_path)
         self.command = command
         self.proc: asyncio.subprocess.Process | None = None
-        self.drain: asyncio.Task | None = None
+        self.drain: asyncio.Task[None] | None = None
         self.log_file: Any = None
         self.tail = bytearray()  # the end of its output (see drain_capped)
 
