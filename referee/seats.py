@@ -496,12 +496,13 @@ def group_peak_memory(group: int) -> int | None:
     summed, in bytes: what a local bot and the processes it started have held at most (each at its
     own moment, so it may be more than they held at once); None when no process of it is left."""
     total, found = 0, False
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    # not Path.glob: a process that ends while its folder is listed makes that raise ESRCH
+    for pid in [name for name in os.listdir("/proc") if name.isdigit()]:
         try:
-            text = stat.read_text()
+            text = Path(f"/proc/{pid}/stat").read_text()
             if int(text[text.rindex(")") + 2:].split()[2]) != group:  # fields: state, ppid, pgrp
                 continue
-            status = (stat.parent / "status").read_text()
+            status = Path(f"/proc/{pid}/status").read_text()
         except (OSError, ValueError):  # gone meanwhile
             continue
         for line in status.splitlines():
