@@ -123,9 +123,9 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
         slot = Slot(match.round, tuple(int(b) for b in match.table.split(",")))
         k = len(slot.table)
         first = slot.cycle * k
-        cycle = cycles.cycle_of(session, league.id, match.round, match.table)
-        if not access.may_see_table(None, access.Game(public=cycle.complete)):  # a bundle shows every seat
-            missing = cycle.missing
+        stored = cycles.cycle_of(session, league.id, match.round, match.table)
+        if not access.may_see_table(None, access.Game(public=stored.complete)):  # a bundle shows every seat
+            missing = stored.missing
             rounds = f"round{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
             raise BundleError(
                 f"match {match_id} is round {match.round} of duplicate cycle {slot.cycle} of its table "

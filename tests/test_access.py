@@ -69,12 +69,12 @@ RULES: list[tuple[str, Ask, tuple[bool, bool, bool, bool]]] = [
 
 
 @pytest.mark.parametrize(("question", "ask", "answers"), RULES, ids=[rule[0] for rule in RULES])
-def test_each_asker_gets_the_rules_answer(question: str, ask: Ask, answers: tuple[bool, bool, bool, bool]):
+def test_each_asker_gets_the_rules_answer(question: str, ask: Ask, answers: tuple[bool, bool, bool, bool]) -> None:
     got = {asker: ask(account) for asker, account in ASKERS.items()}
     assert got == dict(zip(ASKERS, answers, strict=True)), question
 
 
-def test_every_rule_has_its_rows():
+def test_every_rule_has_its_rows() -> None:
     def asked(ask: Ask) -> set[str]:
         names = ask.__code__.co_names if ask.__name__ == "<lambda>" else (ask.__name__,)
         return {name for name in names if name.startswith("may_")}
@@ -83,7 +83,7 @@ def test_every_rule_has_its_rows():
                                                                  if name.startswith("may_")}
 
 
-def test_nothing_else_decides_on_is_admin():
+def test_nothing_else_decides_on_is_admin() -> None:
     """Whether an account is an admin decides something in arena/access.py only: no ``if`` elsewhere
     asks it (it is read to be stored, or shown: ``"admin" if user.is_admin else "author"``)."""
     deciding = []
