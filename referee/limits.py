@@ -72,7 +72,7 @@ BOT_TOML_KB = 64  # the file
 BUILD_ARGS = 64  # [build] args: how many
 BUILD_ARG_CHARS = 4096  # of each of their values
 
-# -- Uploads (arena/web/uploads.py): a bot folder sent to an Arena server as a .tar.gz or a
+# -- Uploads (arena/uploads.py): a bot folder sent to an Arena server as a .tar.gz or a
 # .zip. Counted while the request is read and while the archive is unpacked (real bytes, not
 # what its headers say); over any of these, the upload is refused and nothing stays on disk.
 UPLOAD_MB = 20  # packed: the archive as sent

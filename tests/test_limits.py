@@ -56,7 +56,7 @@ def test_the_bot_authors_page_says_the_same_numbers():
 
 
 def test_uploads_take_their_numbers_from_limits_and_the_page_says_them():
-    from arena.web.uploads import LIMITS
+    from arena.uploads import LIMITS
 
     assert (LIMITS.packed, LIMITS.unpacked, LIMITS.files, LIMITS.depth, LIMITS.path_chars) == (
         limits.UPLOAD_MB * 2**20, limits.UNPACKED_MB * 2**20, limits.UPLOAD_FILES, limits.UPLOAD_PATH_DEPTH,

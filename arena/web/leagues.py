@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
@@ -29,6 +29,7 @@ from sqlalchemy import func, select
 from arena_games import GAMES
 from referee import limits
 
+from .. import access
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.ladder import LadderStatus, run_ladder
@@ -44,6 +45,7 @@ from ..league.schedule import (
 from ..league.standings import NEW_DAYS, Standings, standings
 from ..store import Game, League, Match, Store
 from ..store.models import now
+from .answers import API, Moment, render
 from .auth import Admin, Viewer
 from .charts import interval_bars
 
@@ -55,13 +57,6 @@ MAX_TOP = 10_000  # P(top k): any k (capped at the entrants); bounded, as it key
 
 
 # -- the answers ----------------------------------------------------------------------------------
-def as_utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives naive UTC
-
-
-Moment = Annotated[datetime, AfterValidator(as_utc)]  # a time in the answers: always with its zone (UTC)
-
-
 class LeagueOut(BaseModel):
     name: str
     game: str
@@ -353,13 +348,13 @@ def _create(request: Request, body: CreateLeague) -> LeagueOut:
 
 
 # -- the API --------------------------------------------------------------------------------------
-@router.get("/api/v1/leagues", tags=["leagues"])
+@router.get(API + "/leagues", tags=["leagues"])
 def api_leagues(request: Request) -> list[LeagueOut]:
     """Every league, by name: its game, players per table, entrants and games played."""
     return all_leagues(_store(request))
 
 
-@router.get("/api/v1/leagues/{name}/leaderboard", tags=["leagues"], response_model=Leaderboard)
+@router.get(API + "/leagues/{name}/leaderboard", tags=["leagues"], response_model=Leaderboard)
 def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: Order | None = None,
                     top: Annotated[int, Query(ge=1, le=MAX_TOP, description="the k of P(top k)")] = TOP_K,
                     ) -> Response:
@@ -370,20 +365,20 @@ def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: 
     return Response(body, media_type="application/json")
 
 
-@router.post("/api/v1/leagues", tags=["leagues"], status_code=201)
+@router.post(API + "/leagues", tags=["leagues"], status_code=201)
 def api_create(request: Request, account: Admin, body: CreateLeague) -> LeagueOut:
     """Creates a league (admin only), as ``arena league create`` does."""
     return _create(request, body)
 
 
-@router.post("/api/v1/leagues/{name}/run", tags=["leagues"], status_code=202)
+@router.post(API + "/leagues/{name}/run", tags=["leagues"], status_code=202)
 def api_run(request: Request, account: Admin, name: str, body: RunRequest | None = None) -> RunState:
     """Starts playing the league's rounds in the server (admin only); 409 while it runs already."""
     body = body or RunRequest()
     return runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request)).state()
 
 
-@router.get("/api/v1/leagues/{name}/run", tags=["leagues"])
+@router.get(API + "/leagues/{name}/run", tags=["leagues"])
 def api_run_state(request: Request, account: Admin, name: str) -> RunState:
     """The state of the league's last run started by this server (admin only)."""
     with _store(request)() as session:
@@ -401,8 +396,6 @@ def _default_order(sort: str) -> Order:
 # -- the pages ------------------------------------------------------------------------------------
 @router.get("/leagues", include_in_schema=False)
 def leagues_page(request: Request, account: Viewer) -> Response:
-    from .app import render
-
     return render(request, "leagues.html", {"leagues": all_leagues(_store(request)), "games": sorted(GAMES),
                                             "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE})
 
@@ -410,8 +403,6 @@ def leagues_page(request: Request, account: Viewer) -> Response:
 @router.get("/leagues/{name}", include_in_schema=False)
 def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey = "rank",
                      order: Order | None = None) -> Response:
-    from .app import render
-
     order = order or _default_order(sort)
     templates = request.app.state.templates
 
@@ -422,7 +413,7 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
         return data.league, Markup(html)
 
     league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)
-    run = runs_of(request).get(name) if account is not None and account.is_admin else None
+    run = runs_of(request).get(name) if access.may_manage_leagues(account) else None
     return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
                                                 "max_jobs": MAX_JOBS})
 
