@@ -12,11 +12,13 @@ from pathlib import Path
 
 from arena_games import get_game
 
-from .bots import load_bot_config
-from .league import LeagueError, create_league, entrants, get_league, join_league, registered
+from .bots.config import load_bot_config
+from .bots.registry import registered
+from .bots.submit import Say, submit_bot
+from .league import LeagueError, create_league, get_league
+from .league.entries import entrants, join_league
 from .league.schedule import ScheduleOptions
 from .store import Store
-from .submissions import Say, submit_bot
 
 DEALS = 2  # a match of the demo plays each of 2 deals in every rotation
 

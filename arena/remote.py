@@ -14,7 +14,7 @@ import httpx
 
 from referee.textlog import printable
 
-from .bots import load_bot_config
+from .bots.config import load_bot_config
 
 Say = Callable[[str], None]
 LINE = 300  # characters of one printed line
@@ -43,7 +43,7 @@ def submit_to_server(server: str, token: str, folder: Path, leagues: Sequence[st
     ``BotError`` for a bad bot.toml), uploads it to ``server`` with ``token``, then follows the
     submission: ``say`` gets our lines (status changes), ``log_say`` each new line of the build
     log and ``report_say`` of the check report, all escaped. Raises :class:`ServerError`."""
-    from .uploads import pack_folder
+    from .bots.upload import pack_folder
 
     base = _base_url(server)
     if not token:

@@ -53,7 +53,7 @@ from referee.seats import PROTOCOL_VERSION_MISMATCH, Failure, GrpcSeat, ProcessS
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
-from .bots import image_file_refusal, image_refusal
+from .build import image_file_refusal, image_refusal
 from .images import PYTHON_BASE
 
 PASS, FAIL, SKIP = "pass", "FAIL", "skip"

@@ -27,23 +27,16 @@ from referee import limits
 from referee.sandbox import docker_client
 from referee.textlog import printable
 
-from . import access
-from .accounts import Account
-from .bots import (
-    BUILD_TIMEOUT,
-    IMAGE_REPOSITORY,
-    BotConfig,
-    BotError,
-    BuildResult,
-    BuildUnavailable,
-    build_bot,
-    load_bot_config,
-    remove_bot_image,
-)
-from .conformance import CheckReport, check_bot
-from .league import LeagueError, NotAllowed, check_new_version, get_league, register_bot, registered
-from .store import Bot, Store, Submission, User
-from .store.models import now
+from .. import access
+from ..accounts import Account
+from ..league import LeagueError, NotAllowed, get_league
+from ..store import Bot, Store, Submission, User
+from ..store.models import now
+from .build import BUILD_TIMEOUT, BuildResult, BuildUnavailable, build_bot
+from .cache import remove_bot_image
+from .check import CheckReport, check_bot
+from .config import IMAGE_REPOSITORY, BotConfig, BotError, load_bot_config
+from .registry import check_new_version, register_bot, registered
 
 Say = Callable[[str], None]
 log = logging.getLogger("arena.submissions")

@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 
 from ..accounts import Account
+from ..bots.submit import FINISHED
+from ..bots.upload import MiB, UploadRefused
 from ..store import Store, Submission
 from ..store.models import now
-from ..submissions import FINISHED
-from ..uploads import MiB, UploadRefused
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

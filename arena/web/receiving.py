@@ -14,7 +14,7 @@ from typing import IO
 
 from starlette.requests import Request
 
-from ..uploads import LIMITS, UploadLimits, UploadRefused, too_large
+from ..bots.upload import LIMITS, UploadLimits, UploadRefused, too_large
 
 FIELDS_BYTES = 64 * 1024  # of a request's fields besides the archive
 MAX_PARTS = 100  # of a multipart request

@@ -25,10 +25,10 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import access
 from ..accounts import Account
-from ..bots import BUILD_TIMEOUT, BotError, load_bot_config
-from ..league import LeagueError, NotAllowed, check_new_version
-from ..store import League, Store, Submission
-from ..submissions import (
+from ..bots.build import BUILD_TIMEOUT
+from ..bots.config import BotError, load_bot_config
+from ..bots.registry import check_new_version
+from ..bots.submit import (
     FINISHED,
     check_leagues,
     check_may_submit,
@@ -37,7 +37,9 @@ from ..submissions import (
     requeue_unfinished,
     run_submission,
 )
-from ..uploads import LIMITS, MiB, UploadRefused, unpack
+from ..bots.upload import LIMITS, MiB, UploadRefused, unpack
+from ..league import LeagueError, NotAllowed
+from ..store import League, Store, Submission
 from .answers import API, render
 from .auth import SignedIn, Uploader, check_csrf
 from .ids import Id

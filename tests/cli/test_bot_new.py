@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import load_bot_config, remove_bot_image
+from arena.bots.cache import remove_bot_image
+from arena.bots.config import load_bot_config
+from arena.bots.images import LANGUAGES as BASES
+from arena.bots.images import build_base
 from arena.cli import main as arena
-from arena.images import LANGUAGES as BASES
-from arena.images import build_base
 
 from ..docker_fixtures import ROOT, TEST_IMAGES, docker_client  # noqa: F401 - the fixture
 
