@@ -42,7 +42,7 @@ def demo_league(store: Store, game: str, name: str, samples: Path, say: Say = la
     """Makes the league ``name`` of ``game`` unless it exists, and enters every bot folder of
     ``samples`` that plays the game (but the search bots), or with ``reference`` the game's
     reference bots (:func:`reference_bots`): submitted (built, checked, registered; see
-    :func:`~arena.submissions.submit_bot`, which ``say`` and ``check_say`` are passed to)
+    :func:`~arena.bots.submit.submit_bot`, which ``say`` and ``check_say`` are passed to)
     unless it is registered already. Rerunning reuses what exists. Returns the players per table.
     """
     spec = get_game(game)

@@ -1,6 +1,7 @@
-"""The client side of an Arena server's submissions (``arena bot submit --server``): pack a bot
-folder as the server would accept it, upload it, and follow the submission until it is entered
-or refused, passing on its build log and check report as they come."""
+"""The HTTP client of a remote Arena server, for its submissions (``arena bot submit --server``):
+pack a bot folder as the server would accept it, upload it, and follow the submission until it
+is entered or refused, passing on its build log and check report as they come. (Not the bot
+kit's ``arenabot.client``, which is a bot's side of the gRPC protocol.)"""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A submission: a bot folder built, checked by playing it (``arena bot check``, see
-``arena/conformance.py``), and registered as a new bot version.
+``check.py``), and registered as a new bot version (``registry.py``).
 
 A bot that fails to build or fails a check is refused, and nothing is registered.
 
@@ -65,13 +65,13 @@ class Stopping(BotError):
 def submit_bot(store: Store, folder: Path, league: str | None = None, root: Path | None = None,
                say: Say = lambda line: None, build_say: Say = lambda line: None,
                check_say: Say = lambda line: None) -> Bot:
-    """Builds the bot folder (the build may read ``root``, see :func:`~arena.bots.load_bot_config`),
-    checks its image (:func:`~arena.conformance.check_bot`), registers it and enters it in
+    """Builds the bot folder (the build may read ``root``, see :func:`~arena.bots.config.load_bot_config`),
+    checks its image (:func:`~arena.bots.check.check_bot`), registers it and enters it in
     ``league``; returns the registered bot.
 
     ``say`` gets our own progress lines, ``build_say`` each line of the build's output, and
     ``check_say`` the check's progress and report, line by line (escaped). A bad folder raises
-    :class:`~arena.bots.BotError`, an unknown league or a version registered already
+    :class:`~arena.bots.config.BotError`, an unknown league or a version registered already
     :class:`~arena.league.LeagueError`, both before any build.
     """
     config = load_bot_config(folder, root)

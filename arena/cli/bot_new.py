@@ -1,4 +1,4 @@
-"""``arena bot new``: a ready bot folder from a language's starter kit (``arena/starters/``)."""
+"""``arena bot new``: a ready bot folder from a language's starter kit (``arena/bots/starters/``)."""
 
 from __future__ import annotations
 

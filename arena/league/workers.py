@@ -18,7 +18,7 @@ Failures, and why nothing is lost or counted twice:
   it answers again (:func:`retrying`). Results wait in the store for their runner; a runner
   that restarts stores those of matches it still needs, whatever attempt they were.
 - A worker whose engine lacks a bot's image loads it from the store's archive
-  (``arena/archives.py``); when there is none, the runner archives it from its own engine
+  (``arena/bots/archives.py``); when there is none, the runner archives it from its own engine
   and hands the match out again.
 """
 

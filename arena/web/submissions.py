@@ -1,8 +1,8 @@
 """Submissions over HTTP: an author uploads a bot folder (``receiving.py`` receives it and
-``arena/uploads.py`` unpacks it, within the server's quotas: ``quotas.py``), and the server's
+``arena/bots/upload.py`` unpacks it, within the server's quotas: ``quotas.py``), and the server's
 workers build it, check it and enter it in the leagues the author picked
-(:func:`arena.submissions.run_submission`): ``builds_at_once`` submissions at a time, taken
-fairly across authors (:func:`arena.submissions.next_queued`), an author's at most all but one
+(:func:`arena.bots.submit.run_submission`): ``builds_at_once`` submissions at a time, taken
+fairly across authors (:func:`arena.bots.submit.next_queued`), an author's at most all but one
 of them at once.
 
 A submission and its log are its author's: anyone else gets 404, as for one that does not exist.

@@ -1,4 +1,4 @@
-"""Bot images kept in the store (arena/archives.py), on the real Docker engine: archived,
+"""Bot images kept in the store (arena/bots/archives.py), on the real Docker engine: archived,
 removed from the engine, loaded back with the same image ID; a damaged or tampered archive is
 refused; several threads load an image once; a moved tag is put back. The images are tiny
 (`docker import` of a few files), made afresh for each test and removed after it."""

@@ -1,4 +1,4 @@
-"""`arena bot check` (arena/conformance.py): a correct bot passes every check; a bot with one
+"""`arena bot check` (arena/bots/check.py): a correct bot passes every check; a bot with one
 flaw (tests/bots/flawed.py) fails the line that names it and no other; a submission runs the
 check and refuses a bot that fails it; and the records the check reads say what it needs."""
 
