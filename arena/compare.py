@@ -215,7 +215,7 @@ def resolve(text: str, store: Callable[[], Store] | None = None) -> Contender:
         return Contender(text, image=image, games=_image_games(image))
     if store is None:
         raise LeagueError(f"{text!r} names a registered bot, and there is no store")
-    from .league import find_bot
+    from .bots.registry import find_bot
 
     with store()() as session:
         bot = find_bot(session, text)

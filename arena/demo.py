@@ -12,11 +12,13 @@ from pathlib import Path
 
 from arena_games import get_game
 
-from .bots import load_bot_config
-from .league import LeagueError, create_league, entrants, get_league, join_league, registered
+from .bots.config import load_bot_config
+from .bots.registry import registered
+from .bots.submit import Say, submit_bot
+from .league import LeagueError, create_league, get_league
+from .league.entries import entrants, join_league
 from .league.schedule import ScheduleOptions
 from .store import Store
-from .submissions import Say, submit_bot
 
 DEALS = 2  # a match of the demo plays each of 2 deals in every rotation
 
@@ -40,7 +42,7 @@ def demo_league(store: Store, game: str, name: str, samples: Path, say: Say = la
     """Makes the league ``name`` of ``game`` unless it exists, and enters every bot folder of
     ``samples`` that plays the game (but the search bots), or with ``reference`` the game's
     reference bots (:func:`reference_bots`): submitted (built, checked, registered; see
-    :func:`~arena.submissions.submit_bot`, which ``say`` and ``check_say`` are passed to)
+    :func:`~arena.bots.submit.submit_bot`, which ``say`` and ``check_say`` are passed to)
     unless it is registered already. Rerunning reuses what exists. Returns the players per table.
     """
     spec = get_game(game)

@@ -26,7 +26,9 @@ import threading
 import time
 from pathlib import Path
 
-from arena.bots import STAGES_REPOSITORY, BotError, build_bot, load_bot_config
+from arena.bots.build import build_bot
+from arena.bots.cache import STAGES_REPOSITORY
+from arena.bots.config import BotError, load_bot_config
 from referee.sandbox import docker_client
 
 from .common import Report, median

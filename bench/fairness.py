@@ -24,7 +24,7 @@ from pathlib import Path
 
 import click
 
-from arena.images import PYTHON_BASE
+from arena.bots.images import PYTHON_BASE
 from referee import cpu, fairness
 from referee.match import run_match
 from referee.records import read_record

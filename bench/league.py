@@ -26,8 +26,9 @@ from pathlib import Path
 
 import click
 
-from arena.bots import load_bot_config
-from arena.league import create_league, register_bot
+from arena.bots.config import load_bot_config
+from arena.bots.registry import register_bot
+from arena.league import create_league
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store

@@ -34,8 +34,8 @@ import httpx
 import uvicorn
 
 from arena.accounts import add_user
+from arena.bots.upload import pack_folder
 from arena.store import open_store
-from arena.uploads import pack_folder
 from arena.web import WebSettings, create_app
 from referee import limits
 

@@ -46,7 +46,7 @@ INIT_MOUNT = "/run/arena-init"  # where arena-init is in each container
 # A host folder for the built arena-init that the engine can bind-mount: /tmp, as for the seats'
 # socket folders (a referee in a container shares the host's /tmp: docs/deploy.md)
 INIT_DIR = Path("/tmp")
-CACHE = Path(os.environ.get("ARENA_CACHE", Path.home() / ".cache" / "arena"))  # built things (arena/images.py too)
+CACHE = Path(os.environ.get("ARENA_CACHE", Path.home() / ".cache" / "arena"))  # built things (arena/bots/images.py too)
 SEAT_CGROUP_PREFIX = "arena-seat-"  # arena-seat-<referee pid>-<random>, in each cgroup hierarchy
 
 

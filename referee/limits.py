@@ -22,7 +22,7 @@ LEAGUE_STARTUP_MS = 15_000
 MAX_DECISION_MS = 600_000  # ten minutes
 MAX_BANK_MS = 3_600_000  # an hour
 
-# -- The conformance check (arena/conformance.py ``check_bot``: `arena bot check`, and every
+# -- The conformance check (arena/bots/check.py ``check_bot``: `arena bot check`, and every
 # submission). It plays one game per game and player count: at the smallest count at the time
 # control itself with a CPU hog on the match's core (that game judges the bot's time), the
 # others with CHECK_SLACK times its decision time (they judge what the bot does, even on a busy
@@ -59,7 +59,7 @@ WINDOW_SHARE = 0.2
 BUDGET_S = 0.02
 TAIL_S = 0.0002
 
-# -- The build (arena/bots.py ``BuildLimits``): no network, the context confined to the bot
+# -- The build (arena/bots/build.py ``BuildLimits``): no network, the context confined to the bot
 # folder; each RUN step a container with these limits, pids for the whole build.
 BUILD_TIMEOUT_S = 600
 MAX_IMAGE_MB = 1024
@@ -67,12 +67,12 @@ BUILD_MEMORY_MB = 1024  # and the same for memory+swap
 BUILD_PIDS = 256
 BUILD_CPUS = 1.0
 BUILD_CPU_SHARES = 512  # half a default container's weight: running matches come first
-# bot.toml (arena/bots.py ``load_bot_config``): read as hostile input, each value bounded
+# bot.toml (arena/bots/config.py ``load_bot_config``): read as hostile input, each value bounded
 BOT_TOML_KB = 64  # the file
 BUILD_ARGS = 64  # [build] args: how many
 BUILD_ARG_CHARS = 4096  # of each of their values
 
-# -- Uploads (arena/uploads.py): a bot folder sent to an Arena server as a .tar.gz or a
+# -- Uploads (arena/bots/upload.py): a bot folder sent to an Arena server as a .tar.gz or a
 # .zip. Counted while the request is read and while the archive is unpacked (real bytes, not
 # what its headers say); over any of these, the upload is refused and nothing stays on disk.
 UPLOAD_MB = 20  # packed: the archive as sent

@@ -15,8 +15,9 @@ import docker
 import docker.errors
 import pytest
 
-from arena.bots import build_bot, load_bot_config
-from arena.images import CPP_BASE, PYTHON_BASE, build_base
+from arena.bots.build import build_bot
+from arena.bots.config import load_bot_config
+from arena.bots.images import CPP_BASE, PYTHON_BASE, build_base
 from referee import sandbox
 from referee.sandbox import LABEL, OWNER_LABEL
 from referee.sockets import owner_alive

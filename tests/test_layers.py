@@ -192,8 +192,9 @@ def test_the_import_graph_is_read_as_python_resolves_it():
     assert "arena.web.games" in graph["arena.web.app"]  # from . import bots, games, ...
     assert "arena.league.cycles" in graph["arena.web.games"]  # from ..league import cycles, get_league, live
     assert "arena.league" in graph["arena.web.games"]  # get_league is the package's
-    assert "arena.access" in graph["arena.league"]  # from .. import access, in an __init__.py
-    assert "arena.uploads" in graph["arena.client"]  # inside a function
+    assert "arena.store" in graph["arena.league"]  # from ..store import League, Store, in an __init__.py
+    assert "arena.access" in graph["arena.bots.registry"]  # from .. import access
+    assert "arena.bots.upload" in graph["arena.remote"]  # inside a function
     circle = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
     assert list(circles(circle)) == [["a", "b", "c"]]
     assert a_circle(circle, ["a", "b", "c"]) == ["a", "b", "c", "a"]

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import AUTHOR_CHARS, BUILD_LIMITS, BUILD_TIMEOUT, MAX_IMAGE_MB, TOML_DEPTH
+from arena.bots.build import BUILD_LIMITS, BUILD_TIMEOUT, MAX_IMAGE_MB
+from arena.bots.config import AUTHOR_CHARS, TOML_DEPTH
 from arena.league.schedule import DEFAULT_SCHEDULE, FAILURE_POLICIES, FORMATS
 from referee import limits
 from referee.sandbox import PROFILE
@@ -56,7 +57,7 @@ def test_the_bot_authors_page_says_the_same_numbers():
 
 
 def test_uploads_take_their_numbers_from_limits_and_the_page_says_them():
-    from arena.uploads import LIMITS
+    from arena.bots.upload import LIMITS
 
     assert (LIMITS.packed, LIMITS.unpacked, LIMITS.files, LIMITS.depth, LIMITS.path_chars) == (
         limits.UPLOAD_MB * 2**20, limits.UNPACKED_MB * 2**20, limits.UPLOAD_FILES, limits.UPLOAD_PATH_DEPTH,

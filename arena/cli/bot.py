@@ -14,9 +14,10 @@ from referee.sandbox import client, docker_client
 from referee.spec import TimeControl
 from referee.textlog import printable
 
-from ..bots import BUILD_TIMEOUT, MAX_IMAGE_MB, BotError, build_bot, load_bot_config
-from ..conformance import check_bot
-from ..submissions import SubmissionRefused, submit_bot
+from ..bots.build import BUILD_TIMEOUT, MAX_IMAGE_MB, build_bot
+from ..bots.check import check_bot
+from ..bots.config import BotError, load_bot_config
+from ..bots.submit import SubmissionRefused, submit_bot
 from .completion import complete_leagues
 from .options import quiet_option, user_errors, with_store
 from .output import echo_json, iso, json_option, print_table
@@ -49,7 +50,7 @@ def bot() -> None:
 def list_bots(name: str | None, as_json: bool, store) -> None:
     """Every registered bot version (of NAME only, if given): its language, author, owner, image
     and leagues, and whether its image is archived in the store or it is retired."""
-    from ..league import registered_bots
+    from ..bots.registry import registered_bots
 
     bots = registered_bots(store, name)
     if as_json:
@@ -189,8 +190,8 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
 
 def submit_remotely(path: Path, server: str, token: str, leagues: tuple[str, ...], retire_previous: bool,
                     quiet: bool) -> None:
-    from ..client import ServerError, submit_to_server
-    from ..uploads import UploadRefused
+    from ..bots.upload import UploadRefused
+    from ..remote import ServerError, submit_to_server
 
     try:
         followed = submit_to_server(server, token, path, leagues, retire_previous, say=click.echo,

@@ -1,4 +1,4 @@
-"""``arena bot new``: a ready bot folder from a language's starter kit (``arena/starters/``)."""
+"""``arena bot new``: a ready bot folder from a language's starter kit (``arena/bots/starters/``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import click
 
 from referee.textlog import printable
 
-from ..bots import IMAGE_REPOSITORY, BotError
-from ..starters import new_bot, starters
+from ..bots.config import IMAGE_REPOSITORY, BotError
+from ..bots.starters import new_bot, starters
 from .options import GAME
 from .output import echo_json, json_option, print_table
 

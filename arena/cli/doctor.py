@@ -7,7 +7,7 @@ import click
 from referee.isolation import prune_walks
 from referee.sandbox import NoDockerEngine, docker_client, sweep
 
-from ..images import base_image_status
+from ..bots.images import base_image_status
 
 
 @click.command()

@@ -9,7 +9,7 @@ import click
 
 from referee.sandbox import docker_client
 
-from ..images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_bases, build_wheels
+from ..bots.images import BASE_IMAGES, PYTHON_BASE, ImageBuildError, base_image_status, build_bases, build_wheels
 from .completion import complete_bots
 from .options import quiet_option, user_errors, with_store
 from .output import echo_json, json_option, print_table
@@ -79,8 +79,8 @@ def archive(bots: tuple[str, ...], every: bool, store) -> None:
 
     from referee.textlog import printable
 
-    from ..archives import ArchiveError, archive_bot
-    from ..league import find_bot
+    from ..bots.archives import ArchiveError, archive_bot
+    from ..bots.registry import find_bot
     from ..store import Bot
 
     if not bots and not every:

@@ -9,7 +9,8 @@ import click
 from referee import MatchResult
 from referee.textlog import printable
 
-from ..league import all_leagues, create_league, join_league
+from ..league import create_league
+from ..league.entries import all_leagues, join_league
 from ..league.executor import MatchJob
 from ..league.runner import run_league
 from ..league.schedule import (

@@ -10,7 +10,7 @@ import click
 from referee.textlog import printable
 
 from .. import access
-from ..league import BotRef
+from ..bots.registry import BotRef
 from ..league.cycles import Cycle
 from ..league.results import StoredGame, stored_game, stored_match
 from .options import user_errors, with_store

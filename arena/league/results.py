@@ -12,8 +12,9 @@ from typing import Any
 
 from sqlalchemy import select
 
+from ..bots.registry import BotRef
 from ..store import Bot, Game, League, Match, Store
-from . import BotRef, LeagueError
+from . import LeagueError
 from .cycles import Cycle, cycle_of
 
 

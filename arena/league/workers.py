@@ -18,7 +18,7 @@ Failures, and why nothing is lost or counted twice:
   it answers again (:func:`retrying`). Results wait in the store for their runner; a runner
   that restarts stores those of matches it still needs, whatever attempt they were.
 - A worker whose engine lacks a bot's image loads it from the store's archive
-  (``arena/archives.py``); when there is none, the runner archives it from its own engine
+  (``arena/bots/archives.py``); when there is none, the runner archives it from its own engine
   and hands the match out again.
 """
 
@@ -323,7 +323,7 @@ class CeleryExecutor:
     def _provide_image(self, row: WorkerResult) -> None:
         """A worker lacks an image the store has no archive of: archive it from this host's
         engine, or stop with what the operator must do."""
-        from ..archives import ArchiveError, archive_image
+        from ..bots.archives import ArchiveError, archive_image
 
         image, _, image_id = row.failure[len(MISSING_IMAGE):].partition(" ")
         if image_id in self.archived:
@@ -457,7 +457,7 @@ def _play(store: Store, payload: dict[str, Any], league_id: int, round_: int, ta
 
 def _images(store: Store, images: list[list[str]]) -> str:
     """Makes sure this engine has each bot's image; "" when it does, else the failure."""
-    from ..archives import ArchiveError, ensure_image, has_archive
+    from ..bots.archives import ArchiveError, ensure_image, has_archive
 
     for image, image_id in images:
         if not image_id:

@@ -22,8 +22,9 @@ from sqlalchemy import bindparam, select
 
 from .. import access
 from ..accounts import Account
-from ..bots import AUTHOR_CHARS
-from ..league import NotAllowed, retire_bot
+from ..bots.config import AUTHOR_CHARS
+from ..bots.registry import retire_bot
+from ..league import NotAllowed
 from ..league.standings import standings
 from ..league.stats import bot_in_league
 from ..store import Bot, Entry, League, User

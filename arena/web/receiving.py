@@ -1,7 +1,7 @@
 """An upload received: a ``multipart/form-data`` request read into the uploads folder, counting
 the bytes as they come (Content-Length is not trusted, and nothing is spooled anywhere else).
-What is received is then unpacked with care by :func:`arena.uploads.unpack`; everything here is
-refused as there, with an :class:`~arena.uploads.UploadRefused` that leaves nothing on disk."""
+What is received is then unpacked with care by :func:`arena.bots.upload.unpack`; everything here is
+refused as there, with an :class:`~arena.bots.upload.UploadRefused` that leaves nothing on disk."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import IO
 
 from starlette.requests import Request
 
-from ..uploads import LIMITS, UploadLimits, UploadRefused, too_large
+from ..bots.upload import LIMITS, UploadLimits, UploadRefused, too_large
 
 FIELDS_BYTES = 64 * 1024  # of a request's fields besides the archive
 MAX_PARTS = 100  # of a multipart request

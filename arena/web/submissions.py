@@ -1,8 +1,8 @@
 """Submissions over HTTP: an author uploads a bot folder (``receiving.py`` receives it and
-``arena/uploads.py`` unpacks it, within the server's quotas: ``quotas.py``), and the server's
+``arena/bots/upload.py`` unpacks it, within the server's quotas: ``quotas.py``), and the server's
 workers build it, check it and enter it in the leagues the author picked
-(:func:`arena.submissions.run_submission`): ``builds_at_once`` submissions at a time, taken
-fairly across authors (:func:`arena.submissions.next_queued`), an author's at most all but one
+(:func:`arena.bots.submit.run_submission`): ``builds_at_once`` submissions at a time, taken
+fairly across authors (:func:`arena.bots.submit.next_queued`), an author's at most all but one
 of them at once.
 
 A submission and its log are its author's: anyone else gets 404, as for one that does not exist.
@@ -25,10 +25,10 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import access
 from ..accounts import Account
-from ..bots import BUILD_TIMEOUT, BotError, load_bot_config
-from ..league import LeagueError, NotAllowed, check_new_version
-from ..store import League, Store, Submission
-from ..submissions import (
+from ..bots.build import BUILD_TIMEOUT
+from ..bots.config import BotError, load_bot_config
+from ..bots.registry import check_new_version
+from ..bots.submit import (
     FINISHED,
     check_leagues,
     check_may_submit,
@@ -37,7 +37,9 @@ from ..submissions import (
     requeue_unfinished,
     run_submission,
 )
-from ..uploads import LIMITS, MiB, UploadRefused, unpack
+from ..bots.upload import LIMITS, MiB, UploadRefused, unpack
+from ..league import LeagueError, NotAllowed
+from ..store import League, Store, Submission
 from .answers import API, render
 from .auth import SignedIn, Uploader, check_csrf
 from .ids import Id

@@ -1,4 +1,4 @@
-# Finishes arena/cpp-base (arena/images.py, CPP_BASE), offline: the kit is built once, here, into
+# Finishes arena/cpp-base (arena/bots/images.py, CPP_BASE), offline: the kit is built once, here, into
 # /usr/local (libarenabot.a, arenabot/arenabot.h, arena/v1/*.pb.h and pkg-config's arenabot.pc), so
 # a bot's build compiles only the bot. The context holds kit/ (this folder) and protos/arena/.
 ARG ROOTFS

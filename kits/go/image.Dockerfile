@@ -1,4 +1,4 @@
-# Finishes arena/go-base (arena/images.py), offline: the Go code of protos/arena/v1 (package
+# Finishes arena/go-base (arena/bots/images.py), offline: the Go code of protos/arena/v1 (package
 # arena/v1/arenapb) and the kit (package arena/arenabot), compiled with gRPC, so that a bot's
 # build compiles only the bot. Go works in GOPATH mode: Debian's Go sources are a GOPATH
 # (/usr/share/gocode), the kit's is another, and nothing is downloaded.
@@ -12,7 +12,7 @@ COPY kit/arenabot /usr/local/share/arena-go/src/arena/arenabot
 COPY protos /tmp/protos
 # Go's standard library and every package the kit needs are installed compiled (.a files), so
 # a bot's build compiles only its own code. (Debian's compiled library, built with cgo, is not
-# in the image: arena/images.py drops it.)
+# in the image: arena/bots/images.py drops it.)
 RUN protoc -I /tmp/protos --go_out=/usr/local/share/arena-go/src --go-grpc_out=/usr/local/share/arena-go/src \
         /tmp/protos/arena/v1/*.proto \
  && go install std \

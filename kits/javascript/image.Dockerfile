@@ -1,4 +1,4 @@
-# Finishes arena/node-base (see arena/images.py), offline: the JavaScript kit (arenabot), the npm
+# Finishes arena/node-base (see arena/bots/images.py), offline: the JavaScript kit (arenabot), the npm
 # packages it needs (fetched on the host by `npm ci`: pure JavaScript, they run on Debian's node
 # as they are) and the .proto files, where any bot can require('arenabot') with no setup.
 ARG ROOTFS

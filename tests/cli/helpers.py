@@ -9,7 +9,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from arena.league import create_league, register_bot
+from arena.bots.registry import register_bot
+from arena.league import create_league
 from arena.league.executor import LocalExecutor, MatchJob, Outcome
 from arena.league.schedule import ScheduleOptions
 from arena.store import Store

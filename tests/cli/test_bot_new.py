@@ -1,6 +1,6 @@
 """`arena bot new`: the starter of every language builds offline and passes `arena bot check` as it
 is written; odd input is refused and writes nothing; and each sample_bots/<language>/random is
-exactly what `arena bot new` writes (one copy of the code: the starter, arena/starters/)."""
+exactly what `arena bot new` writes (one copy of the code: the starter, arena/bots/starters/)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import load_bot_config, remove_bot_image
+from arena.bots.cache import remove_bot_image
+from arena.bots.config import load_bot_config
+from arena.bots.images import LANGUAGES as BASES
+from arena.bots.images import build_base
 from arena.cli import main as arena
-from arena.images import LANGUAGES as BASES
-from arena.images import build_base
 
 from ..docker_fixtures import ROOT, TEST_IMAGES, docker_client  # noqa: F401 - the fixture
 
 LANGUAGES = {"python": "grpc", "javascript": "grpc", "go": "grpc", "cpp": "grpc", "shell": "stdio"}
-STARTERS = ROOT / "arena" / "starters"
+STARTERS = ROOT / "arena" / "bots" / "starters"
 PREFIX = TEST_IMAGES.replace("/", "-")  # bot names: the images are arena-bot/<name>:0.1.0
 
 
@@ -49,14 +50,14 @@ def test_the_random_sample_is_what_arena_bot_new_writes(language, tmp_path):
     written = {p.name: p.read_text() for p in (tmp_path / "out").iterdir()}
     kept = {p.name: p.read_text() for p in sample.iterdir()}
     assert written == kept, (
-        f"{sample.relative_to(ROOT)} is no longer arena/starters/{language} written as its bot: change the "
+        f"{sample.relative_to(ROOT)} is no longer arena/bots/starters/{language} written as its bot: change the "
         f"starter, then empty the sample's folder and run `arena bot new {toml['name']} -l {language} --version "
         f"{toml['version']} --author {toml['author']} --out {sample.relative_to(ROOT)}`")
 
 
 def test_every_starter_is_package_data_for_a_known_base_and_the_listing_says_its_protocol():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    globs = pyproject["tool"]["setuptools"]["package-data"]["arena.starters"]
+    globs = pyproject["tool"]["setuptools"]["package-data"]["arena.bots.starters"]
     shipped = {path for glob in globs for path in STARTERS.glob(glob)}
     files = {path for path in STARTERS.glob("*/**/*") if path.is_file()}
     assert files and files <= shipped, f"not in a wheel of arena: {sorted(map(str, files - shipped))}"

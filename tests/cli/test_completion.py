@@ -18,8 +18,9 @@ import pexpect
 import pytest
 from click.testing import CliRunner
 
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.league import create_league, register_bot
+from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store
 

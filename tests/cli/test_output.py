@@ -18,9 +18,9 @@ import pytest
 import wcwidth
 from click.testing import CliRunner
 
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
 from arena.cli.schemas import SCHEMAS, markdown, validate
-from arena.league import register_bot
 from arena.league.standings import rebuild_ratings
 from arena.store import Bot, Game, ImageArchive, League, Match, User, open_store
 from referee.textlog import printable

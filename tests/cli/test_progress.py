@@ -16,8 +16,10 @@ from dataclasses import dataclass
 import pexpect
 import pytest
 
-from arena.bots import build_bot, load_bot_config
-from arena.league import create_league, register_bot
+from arena.bots.build import build_bot
+from arena.bots.config import load_bot_config
+from arena.bots.registry import register_bot
+from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import open_store
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import build_bot, load_bot_config
-from arena.images import NODE_BASE, PROTOS, build_base
+from arena.bots.build import build_bot
+from arena.bots.config import load_bot_config
+from arena.bots.images import NODE_BASE, PROTOS, build_base
 from arena_games import GAMES, get_game
 from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb

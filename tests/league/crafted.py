@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from arena.league import register_bot
+from arena.bots.registry import register_bot
 from arena.league.standings import rebuild_ratings
 from arena.store import Bot, Game, League, Match, Store
 

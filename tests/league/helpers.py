@@ -8,8 +8,9 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import MetaData, create_engine, select, update
 
-from arena.bots import load_bot_config
-from arena.league import create_league, register_bot
+from arena.bots.config import load_bot_config
+from arena.bots.registry import register_bot
+from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import MIGRATIONS, Game, League, Match, Store
 

@@ -1,4 +1,4 @@
-"""Bot images kept in the store (arena/archives.py), on the real Docker engine: archived,
+"""Bot images kept in the store (arena/bots/archives.py), on the real Docker engine: archived,
 removed from the engine, loaded back with the same image ID; a damaged or tampered archive is
 refused; several threads load an image once; a moved tag is put back. The images are tiny
 (`docker import` of a few files), made afresh for each test and removed after it."""
@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import delete, event, func, select, update
 
-from arena.archives import ArchiveError, archive_image, delete_archive, ensure_image, has_archive
+from arena.bots.archives import ArchiveError, archive_image, delete_archive, ensure_image, has_archive
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.league import register_bot
 from arena.store import ImageArchive, ImageChunk, open_store
 
 from ..docker_fixtures import TEST_IMAGES
@@ -169,7 +169,7 @@ def test_two_hosts_archiving_one_image_at_once_end_with_one_archive(store, db_ur
     dead, live = f"{hex64}.00000001.aaaaaa", f"{hex64}.ffffffff.bbbbbb"
     with store() as session, session.begin():
         session.add_all([ImageChunk(image_id=key, seq=0, data=b"left behind") for key in (dead, live)])
-    code = ("from arena.archives import archive_image; from arena.store import open_store; "
+    code = ("from arena.bots.archives import archive_image; from arena.store import open_store; "
             f"print(archive_image(open_store({db_url!r}), {tag!r}, {image_id!r}, chunk_bytes={SMALL}))")
     other: list[subprocess.CompletedProcess] = []
 

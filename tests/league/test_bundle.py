@@ -17,9 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena import bundle as bundles
-from arena.bots import load_bot_config
+from arena.bots.config import load_bot_config
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.league import create_league, register_bot
+from arena.league import create_league
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions, Slot
 from arena.store import Match, open_store

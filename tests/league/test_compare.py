@@ -21,6 +21,7 @@ from collections.abc import Iterator
 import pytest
 from click.testing import CliRunner
 
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
 from arena.compare import (
     A_BETTER,
@@ -36,7 +37,7 @@ from arena.compare import (
     resolve,
     run_test,
 )
-from arena.league import LeagueError, register_bot
+from arena.league import LeagueError
 from referee.match import run_match
 from referee.spec import dev_secret
 

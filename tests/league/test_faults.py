@@ -17,8 +17,9 @@ from click.testing import CliRunner
 from sqlalchemy import create_engine, delete, func, inspect, select, text, update
 from sqlalchemy.engine import make_url
 
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.league import create_league, lease, register_bot, waiting
+from arena.league import create_league, lease, waiting
 from arena.league.lease import LeagueBusy
 from arena.league.live import HOST
 from arena.league.schedule import ScheduleOptions

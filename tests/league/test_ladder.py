@@ -16,9 +16,10 @@ from datetime import UTC, datetime
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from arena.bots import load_bot_config
+from arena.bots.config import load_bot_config
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.league import create_league, register_bot
+from arena.league import create_league
 from arena.league.ladder import LadderStatus, run_ladder
 from arena.league.ratings import ENV, RatedGame, rate
 from arena.league.schedule import ScheduleOptions
@@ -135,7 +136,7 @@ def test_a_ladder_plays_whole_cycles_and_takes_joins_and_retirements_while_it_ru
                                        "--db", db_url], cwd=ROOT, capture_output=True, text=True)
                 assert done.returncode == 0, done.stderr
         elif "retire" not in moments and status.matches_run >= joined_after[0] + 3:
-            retire = ("import sys; from arena.accounts import Account; from arena.league import retire_bot; "
+            retire = ("import sys; from arena.accounts import Account; from arena.bots.registry import retire_bot; "
                       "from arena.store import open_store; "
                       "retire_bot(open_store(sys.argv[1]), int(sys.argv[2]), Account(0, 'admin', True))")
             done = subprocess.run([sys.executable, "-c", retire, db_url, str(retiring)], cwd=ROOT,

@@ -16,10 +16,11 @@ from pathlib import Path
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from arena.bots import load_bot_config
+from arena.bots.config import load_bot_config
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
 from arena.demo import lineup
-from arena.league import create_league, register_bot
+from arena.league import create_league
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions, Slot
 from arena.league.standings import leaderboard, rebuild_ratings
@@ -191,7 +192,8 @@ def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path
             league_of_samples(store, docker_client, name=name, failures=policy, deals=1,
                               folders=SAMPLE_FOLDERS[:3])
         if policy == "exclude":
-            from arena.league import create_league, join_league
+            from arena.league import create_league
+            from arena.league.entries import join_league
             from arena.league.schedule import ScheduleOptions
 
             create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=1, failures="exclude"))
@@ -201,7 +203,7 @@ def test_failures_are_ranked_last_and_counted_as_the_league_says(store, tmp_path
             register_bot(store, name="crasher", version="1", image=misbehaving_images["exit"],
                          image_digest="sha256:x", language="python", author="tests", games=[], league=name)
         else:
-            from arena.league import join_league
+            from arena.league.entries import join_league
 
             join_league(store, name, "crasher@1")
         run_league(store, name, rounds=1, jobs=2, runs_dir=tmp_path / name)

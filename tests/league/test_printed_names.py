@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from click.testing import CliRunner
 
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.league import register_bot
 from arena.store import Game, Match
 
 from .helpers import league_named

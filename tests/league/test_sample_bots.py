@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import load_bot_config
+from arena.bots.config import load_bot_config
+from arena.bots.submit import submit_bot
 from arena.cli import main as arena
 from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
-from arena.submissions import submit_bot
 from arena_games import GAMES
 
 from .conftest import ROOT

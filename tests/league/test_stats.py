@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from sqlalchemy import update
 
 from arena.accounts import Account
+from arena.bots.registry import retire_bot
 from arena.cli import main as arena
-from arena.league import LeagueError, NotAllowed, retire_bot
+from arena.league import LeagueError, NotAllowed
 from arena.league.standings import leaderboard, rebuild_ratings, standings
 from arena.league.stats import (
     bot_in_league,

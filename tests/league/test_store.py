@@ -11,8 +11,9 @@ from alembic.migration import MigrationContext
 from click.testing import CliRunner
 from sqlalchemy import func, select, text
 
+from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.league import LeagueError, create_league, register_bot
+from arena.league import LeagueError, create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, League, StoreError, open_store
 from arena.store.models import Base

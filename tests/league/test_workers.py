@@ -23,8 +23,10 @@ import docker.errors
 import pytest
 from sqlalchemy import select
 
-from arena.archives import archive_image, delete_archive
-from arena.league import create_league, join_league, register_bot
+from arena.bots.archives import archive_image, delete_archive
+from arena.bots.registry import register_bot
+from arena.league import create_league
+from arena.league.entries import join_league
 from arena.league.ladder import run_ladder
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions, schedule

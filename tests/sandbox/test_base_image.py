@@ -12,8 +12,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from arena.bots.images import PYTHON_BASE, build_wheels
 from arena.cli import main as arena
-from arena.images import PYTHON_BASE, build_wheels
 
 from .conftest import ROOT
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.bots import BotError, load_bot_config
+from arena.bots.config import BotError, load_bot_config
 from arena.cli import main as arena
 from referee import limits
 

@@ -14,9 +14,10 @@ import docker.errors
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import BotError, build_bot, load_bot_config
+from arena.bots.build import build_bot
+from arena.bots.config import BotError, load_bot_config
+from arena.bots.images import PYTHON_BASE, build_base
 from arena.cli import main as arena
-from arena.images import PYTHON_BASE, build_base
 from referee.sandbox import LABEL, OWNER_LABEL
 
 from .conftest import ROOT, arena_containers

@@ -18,18 +18,11 @@ from pathlib import Path
 import docker.errors
 import pytest
 
-from arena.bots import (
-    BUILD_LIMITS,
-    STAGES_REPOSITORY,
-    BotError,
-    BuildLimits,
-    _check_dockerfile,
-    _instructions,
-    build_bot,
-    load_bot_config,
-    remove_bot_image,
-)
-from arena.images import PYTHON_BASE
+from arena.bots.build import BUILD_LIMITS, BuildLimits, build_bot
+from arena.bots.cache import STAGES_REPOSITORY, remove_bot_image
+from arena.bots.config import BotError, load_bot_config
+from arena.bots.dockerfile import check_dockerfile, instructions
+from arena.bots.images import PYTHON_BASE
 from referee.match import run_match
 from referee.spec import parse_spec
 
@@ -485,7 +478,7 @@ def test_the_check_reads_a_dockerfile_as_the_engine_does(case, tmp_path, docker_
     built = build_bot(docker_client, load_bot_config(folder), say=said.append)
     remove_bot_image(docker_client, built.tag)
     steps = [m[1] for line in said if (m := re.match(r"Step \d+/\d+ : (\S+)", line))]
-    assert [step.lower() for step in steps] == [k for _, k, _, _ in _instructions(data)] + ["label"] * 6, said
+    assert [step.lower() for step in steps] == [k for _, k, _, _ in instructions(data)] + ["label"] * 6, said
 
 
 def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
@@ -505,7 +498,7 @@ def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
         (tmp_path / str(number)).mkdir()
         folder = bot_folder(tmp_path / str(number), mark, "")
         (folder / "Dockerfile").write_text(dockerfile)
-        _check_dockerfile(docker_client, load_bot_config(folder))
+        check_dockerfile(docker_client, load_bot_config(folder))
 
 
 # -- the build's disk and time, bounded while it runs ---------------------------------------------

@@ -1,4 +1,4 @@
-"""`arena bot check` (arena/conformance.py): a correct bot passes every check; a bot with one
+"""`arena bot check` (arena/bots/check.py): a correct bot passes every check; a bot with one
 flaw (tests/bots/flawed.py) fails the line that names it and no other; a submission runs the
 check and refuses a bot that fails it; and the records the check reads say what it needs."""
 
@@ -12,11 +12,13 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from arena.bots import build_bot, load_bot_config, remove_bot_image
+from arena.bots.build import build_bot
+from arena.bots.cache import remove_bot_image
+from arena.bots.check import FAIL, PASS, Line, check_bot
+from arena.bots.config import load_bot_config
+from arena.bots.submit import SubmissionRefused, submit_bot
 from arena.cli import main as arena
-from arena.conformance import FAIL, PASS, Line, check_bot
 from arena.store import Bot, open_store
-from arena.submissions import SubmissionRefused, submit_bot
 from referee import launch, limits
 from referee.records import read_record
 from referee.spec import BotSpec, MatchSpec, TimeControl

@@ -11,7 +11,7 @@ import shutil
 import pytest
 from google.protobuf import descriptor_pb2
 
-from arena.images import CPP_BASE
+from arena.bots.images import CPP_BASE
 from arena_games import GAMES, get_game
 from arena_protocol.proto import arena_pb2 as pb
 from referee.records import read_record

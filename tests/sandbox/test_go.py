@@ -11,8 +11,9 @@ import subprocess
 
 import pytest
 
-from arena.bots import BuildResult, build_bot, load_bot_config
-from arena.images import GO_BASE, build_base
+from arena.bots.build import BuildResult, build_bot
+from arena.bots.config import load_bot_config
+from arena.bots.images import GO_BASE, build_base
 from arena_games import GAMES, get_game
 from referee.records import read_record
 

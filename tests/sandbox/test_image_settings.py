@@ -14,9 +14,11 @@ import docker.errors
 import pytest
 from click.testing import CliRunner
 
-from arena.bots import BotError, build_bot, load_bot_config, remove_bot_image
+from arena.bots.build import build_bot
+from arena.bots.cache import remove_bot_image
+from arena.bots.config import BotError, load_bot_config
+from arena.bots.images import PYTHON_BASE
 from arena.cli import main as arena
-from arena.images import PYTHON_BASE
 from referee.match import Match, run_async, run_match
 from referee.records import read_record
 from referee.sandbox import LABEL, OWNER_LABEL, ContainerSeat, sweep

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import image_file_refusal
+from arena.bots.build import image_file_refusal
 from referee.match import run_match
 from referee.spec import parse_spec
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.conformance import cpu_hog
+from arena.bots.check import cpu_hog
 from referee import cpu
 from referee.launch import launch
 from referee.records import read_record

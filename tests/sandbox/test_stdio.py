@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots import build_bot, load_bot_config
-from arena.images import PYTHON_BASE
+from arena.bots.build import build_bot
+from arena.bots.config import load_bot_config
+from arena.bots.images import PYTHON_BASE
 from arena_games import GAMES
 from referee.records import read_record
 from referee.sandbox import STDIO_ADAPTER

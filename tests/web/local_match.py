@@ -13,7 +13,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from arena.league import create_league, register_bot
+from arena.bots.registry import register_bot
+from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, Game, League, Match, Store, User
 from referee.match import run_match

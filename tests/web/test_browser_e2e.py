@@ -12,8 +12,8 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from arena.league import join_league
-from arena.uploads import pack_folder
+from arena.bots.upload import pack_folder
+from arena.league.entries import join_league
 
 from .conftest import screenshot, sign_in, wait_for
 from .test_browser_boards import row_ids

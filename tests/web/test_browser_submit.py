@@ -8,10 +8,10 @@ import contextlib
 from selenium.webdriver.common.by import By
 from sqlalchemy import select
 
+from arena.bots.upload import pack_folder
 from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, League
-from arena.uploads import pack_folder
 
 from .conftest import screenshot, sign_in, wait_for
 from .test_submissions import bot_folder, remove_images

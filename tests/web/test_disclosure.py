@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from arena.league import create_league, register_bot
+from arena.bots.registry import register_bot
+from arena.bots.submit import run_submission
+from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Submission, User, open_store
-from arena.submissions import run_submission
 from arena.web import WebSettings, create_app
 
 from .conftest import BOT_DOCKERFILE, Site, add_users, bot_archive, live_server

@@ -25,8 +25,9 @@ import time
 import pytest
 from sqlalchemy import select
 
-from arena.images import PYTHON_BASE
-from arena.league import create_league, live, register_bot
+from arena.bots.images import PYTHON_BASE
+from arena.bots.registry import register_bot
+from arena.league import create_league, live
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, Game, League, LiveMatch, Match, User

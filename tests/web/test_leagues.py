@@ -10,7 +10,8 @@ import time
 import pytest
 
 from arena.accounts import Account
-from arena.league import join_league, retire_bot
+from arena.bots.registry import retire_bot
+from arena.league.entries import join_league
 from arena.league.standings import leaderboard
 
 from ..league.crafted import crafted_league, register

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from sqlalchemy import select, update
 
+from arena.bots.submit import next_queued
 from arena.store import Submission, User, open_store
 from arena.store.models import now
-from arena.submissions import next_queued
 from arena.web import WebSettings, create_app
 
 from .conftest import Site, add_users, bot_archive, csrf_of, live_server

@@ -18,13 +18,14 @@ import pytest
 from sqlalchemy import select
 
 from arena.accounts import Account
-from arena.bots import remove_bot_image
-from arena.league import LeagueError, NotAllowed, create_league, register_bot, retire_bot
+from arena.bots.cache import remove_bot_image
+from arena.bots.registry import register_bot, retire_bot
+from arena.bots.submit import requeue_unfinished, run_submission
+from arena.bots.upload import pack_folder
+from arena.league import LeagueError, NotAllowed, create_league
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, Entry, League, Submission, User
-from arena.submissions import requeue_unfinished, run_submission
-from arena.uploads import pack_folder
 
 from ..docker_fixtures import ROOT
 from .conftest import Site

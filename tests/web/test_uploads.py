@@ -21,8 +21,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from arena.bots.upload import UploadLimits, UploadRefused, _Entry, _Unpacker, pack_folder, unpack
 from arena.store import open_store
-from arena.uploads import UploadLimits, UploadRefused, _Entry, _Unpacker, pack_folder, unpack
 from arena.web import WebSettings, create_app
 from referee import limits
 

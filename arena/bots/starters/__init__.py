@@ -1,6 +1,6 @@
 """Starter kits: one ready bot folder per language, which ``arena bot new`` writes.
 
-Each ``arena/starters/<language>/`` holds the files of a random bot in that language (a
+Each ``arena/bots/starters/<language>/`` holds the files of a random bot in that language (a
 Dockerfile on the language's offline base image, a ``bot.toml`` and the code), with
 placeholders that :func:`render` fills in: ``{{name}}`` and ``{{version}}`` (bare, valid in any
 string literal since both are checked against the bot rules first), ``{{author}}`` and
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from arena_games import GAMES
 
-from ..bots import BotError, load_bot_config, name_problem, version_problem
+from ..config import BotError, load_bot_config, name_problem, version_problem
 from ..images import LANGUAGES
 
 # What each starter builds on, for ``arena bot new --list-languages``; the protocol is its bot.toml's.

@@ -1,5 +1,5 @@
 """A submission: a bot folder built, checked by playing it (``arena bot check``, see
-``arena/conformance.py``), and registered as a new bot version.
+``check.py``), and registered as a new bot version (``registry.py``).
 
 A bot that fails to build or fails a check is refused, and nothing is registered.
 
@@ -27,23 +27,16 @@ from referee import limits
 from referee.sandbox import docker_client
 from referee.textlog import printable
 
-from . import access
-from .accounts import Account
-from .bots import (
-    BUILD_TIMEOUT,
-    IMAGE_REPOSITORY,
-    BotConfig,
-    BotError,
-    BuildResult,
-    BuildUnavailable,
-    build_bot,
-    load_bot_config,
-    remove_bot_image,
-)
-from .conformance import CheckReport, check_bot
-from .league import LeagueError, NotAllowed, check_new_version, get_league, register_bot, registered
-from .store import Bot, Store, Submission, User
-from .store.models import now
+from .. import access
+from ..accounts import Account
+from ..league import LeagueError, NotAllowed, get_league
+from ..store import Bot, Store, Submission, User
+from ..store.models import now
+from .build import BUILD_TIMEOUT, BuildResult, BuildUnavailable, build_bot
+from .cache import remove_bot_image
+from .check import CheckReport, check_bot
+from .config import IMAGE_REPOSITORY, BotConfig, BotError, load_bot_config
+from .registry import check_new_version, register_bot, registered
 
 Say = Callable[[str], None]
 log = logging.getLogger("arena.submissions")
@@ -72,13 +65,13 @@ class Stopping(BotError):
 def submit_bot(store: Store, folder: Path, league: str | None = None, root: Path | None = None,
                say: Say = lambda line: None, build_say: Say = lambda line: None,
                check_say: Say = lambda line: None) -> Bot:
-    """Builds the bot folder (the build may read ``root``, see :func:`~arena.bots.load_bot_config`),
-    checks its image (:func:`~arena.conformance.check_bot`), registers it and enters it in
+    """Builds the bot folder (the build may read ``root``, see :func:`~arena.bots.config.load_bot_config`),
+    checks its image (:func:`~arena.bots.check.check_bot`), registers it and enters it in
     ``league``; returns the registered bot.
 
     ``say`` gets our own progress lines, ``build_say`` each line of the build's output, and
     ``check_say`` the check's progress and report, line by line (escaped). A bad folder raises
-    :class:`~arena.bots.BotError`, an unknown league or a version registered already
+    :class:`~arena.bots.config.BotError`, an unknown league or a version registered already
     :class:`~arena.league.LeagueError`, both before any build.
     """
     config = load_bot_config(folder, root)

@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee.textlog import printable
 
-from .store import Bot, ImageArchive, ImageChunk, Store
+from ..store import Bot, ImageArchive, ImageChunk, Store
 
 CHUNK_BYTES = 4 << 20  # of the gzipped archive per row: small enough for any database's row and transaction
 GZIP_LEVEL = 1  # a Python sample bot (150 MiB): level 1 gave 58.6 MiB in 2.4 s, level 6 53.2 MiB in 7.7 s

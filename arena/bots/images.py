@@ -47,7 +47,7 @@ from referee.sandbox import STDIO_ADAPTER  # in every base: runs a JSON-lines bo
 SUITE = "bookworm"
 MIRROR = os.environ.get("ARENA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 RECIPE_VERSION = "3"  # bump when the recipe below changes
-ROOT = Path(__file__).resolve().parent.parent  # the checkout, whose kit goes into the Python base
+ROOT = Path(__file__).resolve().parents[2]  # the checkout, whose kit goes into the Python base
 NOT_BUILT = ("build", "dist", "*.egg-info", "__pycache__", "*.pyc", "node_modules")  # leftovers, never built in
 PROTOS = ROOT / "protos" / "arena"  # the .proto files, in every kit stage's context as protos/arena
 KIT_DOCKERFILE = "image.Dockerfile"  # in a kit folder: finishes its language's base, offline

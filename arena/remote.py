@@ -1,6 +1,7 @@
-"""The client side of an Arena server's submissions (``arena bot submit --server``): pack a bot
-folder as the server would accept it, upload it, and follow the submission until it is entered
-or refused, passing on its build log and check report as they come."""
+"""The HTTP client of a remote Arena server, for its submissions (``arena bot submit --server``):
+pack a bot folder as the server would accept it, upload it, and follow the submission until it
+is entered or refused, passing on its build log and check report as they come. (Not the bot
+kit's ``arenabot.client``, which is a bot's side of the gRPC protocol.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import httpx
 
 from referee.textlog import printable
 
-from .bots import load_bot_config
+from .bots.config import load_bot_config
 
 Say = Callable[[str], None]
 LINE = 300  # characters of one printed line
@@ -43,7 +44,7 @@ def submit_to_server(server: str, token: str, folder: Path, leagues: Sequence[st
     ``BotError`` for a bad bot.toml), uploads it to ``server`` with ``token``, then follows the
     submission: ``say`` gets our lines (status changes), ``log_say`` each new line of the build
     log and ``report_say`` of the check report, all escaped. Raises :class:`ServerError`."""
-    from .uploads import pack_folder
+    from .bots.upload import pack_folder
 
     base = _base_url(server)
     if not token:

@@ -1,5 +1,5 @@
 """``arena bot check``: the conformance suite a bot author runs before submitting, and that every
-submission runs (``arena/submissions.py``). One bot, an image or a local command, is played the
+submission runs (``submit.py``). One bot, an image or a local command, is played the
 way a league plays it and held to what a league needs of it, one line of the report per check:
 
 - **image settings** (an image): it declares nothing Arena's sandbox refuses (VOLUME, HEALTHCHECK, ...);
@@ -53,7 +53,7 @@ from referee.seats import PROTOCOL_VERSION_MISMATCH, Failure, GrpcSeat, ProcessS
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
-from .bots import image_file_refusal, image_refusal
+from .build import image_file_refusal, image_refusal
 from .images import PYTHON_BASE
 
 PASS, FAIL, SKIP = "pass", "FAIL", "skip"
