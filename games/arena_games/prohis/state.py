@@ -42,9 +42,9 @@ from array import array
 from collections.abc import Callable
 from typing import Any, Literal
 
-from .cards import CardSet, deal, shuffled
-from .core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table, ranks_from_scores
-from .views import UNKNOWN, EventLog, MutedLog, restore_log, seat_view
+from ..cards import CardSet, deal, shuffled
+from ..core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table, ranks_from_scores
+from ..views import UNKNOWN, EventLog, MutedLog, restore_log, seat_view
 
 # -- cards -------------------------------------------------------------------------------
 LEGAL, ILLEGAL, LIEUTENANT, CAPTAIN, MAJOR = range(5)

@@ -59,8 +59,8 @@ from collections.abc import Callable
 from operator import add, itemgetter
 from typing import Any
 
-from .cards import CardSet, deal, shuffled
-from .core import (
+from ..cards import CardSet, deal, shuffled
+from ..core import (
     DONE,
     TERMINAL,
     Action,
@@ -72,7 +72,7 @@ from .core import (
     action_table,
     ranks_from_scores,
 )
-from .views import MUTED, UNKNOWN, EventLog, restore_log, seat_view
+from ..views import MUTED, UNKNOWN, EventLog, restore_log, seat_view
 
 # -- bosses and cards ----------------------------------------------------------------------
 CITIES = ("new_york", "boston", "detroit", "kansas_city", "cincinnati", "memphis", "philadelphia")

@@ -57,9 +57,9 @@ import random
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
-from .cards import CardSet, deal, shuffled
-from .core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
-from .views import MUTED, EventLog, restore_log, seat_view
+from ..cards import CardSet, deal, shuffled
+from ..core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
+from ..views import MUTED, EventLog, restore_log, seat_view
 
 # -- components ----------------------------------------------------------------------------
 FAMILIES = ("ivory", "ebony", "marble", "cattle", "fish", "wheat")

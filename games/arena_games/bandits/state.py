@@ -60,9 +60,9 @@ from collections.abc import Callable
 from itertools import repeat, starmap
 from typing import Any, Literal, NamedTuple
 
-from .cards import CardSet, deal, shuffled
-from .core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
-from .views import UNKNOWN, EventLog, MutedLog, restore_log, seat_view
+from ..cards import CardSet, deal, shuffled
+from ..core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
+from ..views import UNKNOWN, EventLog, MutedLog, restore_log, seat_view
 
 # -- cards -------------------------------------------------------------------------------
 # Every face the protocol names, in its order: loot, Outlaws, Lawmen, Two-Faced cards, special
