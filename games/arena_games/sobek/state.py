@@ -1,322 +1,95 @@
-"""Sobek: merchants collecting sets of goods at a Nile market, without becoming the most corrupt.
-
-The rules are those of ``docs/games/sobek.md``; the methods follow them in their order
-(components, the setup of each round, a turn, the characters, the event tokens, the end of
-a round, the end of the game), each kind of decision by its pair ``_legal_<phase>`` and
-``_apply_<phase>``. Names follow the rulebook: cards are taken from the
-*market* along the Nile, cards skipped go under the taker's *corruption* tile, goods are
-laid in *sets*, and the round's *event tokens* reward playing a set.
-
-Decisions are fine-grained; each lists every legal action:
-
-===============  ======================  ==========================================================
-phase            who decides             actions
-===============  ======================  ==========================================================
-start            lowest score (rounds    ``start:<seat>``: who starts the round
-                 2 and 3)
-turn             the active player       ``take:<i>`` (one of the first 4 market cards),
-                                         ``play:<character>`` (for its power), ``set:<family>``
-                                         (a new set), ``extend:<set>`` (add to a set of yours)
-set              the active player       ``card:<face>`` (next card of the set), ``done``
-event            the active player       ``token:<token>``: one of the remaining event tokens
-token            the active player       the chosen token: ``target:<seat>`` (Guild, Curse),
-                                         ``prosperity:<set>``, ``apply`` (Flood, Embalming,
-                                         Deception); or ``discard``
-priest           the active player       ``family:<family>`` (High Priest)
-thief / steal    the active player       ``target:<seat>``, then ``steal:<back>`` (Thief)
-vizier / pick    the active player       ``target:<seat>``, then ``pick:<face>`` (Vizier)
-bury             each opponent over 6    ``bury:<face>``, one card at a time (Scribe)
-courtesan / add  the active player       ``extend:<set>``, then ``card:<face>``, ``done`` (Courtesan)
-merchant         the active player       ``take:<i>``, any market card (Merchant)
-horizontal       each player in turn     ``set:<family>`` (a horizontal set) or ``done``
-horizontal_set   that player             ``card:<face>``, ``done``
-===============  ======================  ==========================================================
-
-Market positions count the cards still in the market from the temple, from 0. Sets are
-numbered per player in the order they were laid, from 0.
-
-Where the rulebook is silent, this engine decides (the page lists them all):
-
-* Choosing a token is part of the reward and is not optional; the chosen token may then be
-  discarded unused. Guild moves the opponent to the next space with the symbol of *their* space.
-* Deception counts the cards in the pile; a Curse counts as 2 cards only at the end of the round.
-* A Thief picks a back colour; the engine takes one of the victim's cards with that back at
-  random (the victim's hand is shown face down in a random order). A Thief or Vizier may only
-  target an opponent who has a card to take; with no such opponent the power has no effect.
-* A set, once started, must be completed (3 or more cards); a card choice closes by itself when
-  no eligible card is left, or when the Courtesan's second card is added.
-* A player whose corruption pile is empty (and holds no Curse) is never the most corrupt.
-* Horizontal sets are laid starting with the player after the one who ended the round.
-"""
+"""The rules of Sobek in play (``docs/games/sobek.md``): the state, in the order of the rules
+(the setup of each round, a turn, the characters, the event tokens, the end of a round, the end
+of the game), each kind of decision by its pair ``_legal_<phase>`` and ``_apply_<phase>``; the
+scores and the view of one seat. The package's docstring tables the phases and their actions."""
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import random
-from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from ..cards import CardSet, deal, shuffled
-from ..core import DONE, Action, BadSettings, GameSpec, PhasedState, Settings, View, action_table
-from ..views import MUTED, EventLog, restore_log, seat_view
-
-# -- components ----------------------------------------------------------------------------
-FAMILIES = ("ivory", "ebony", "marble", "cattle", "fish", "wheat")
-IVORY, EBONY, MARBLE, CATTLE, FISH, WHEAT = range(6)
-AMULETS = 6  # the family index of an Amulet: wild, it belongs to no family
-FAMILY_CARDS = (6, 7, 7, 9, 10, 10)  # goods cards per family, the green ones included
-AMULET_CARDS = 5
-GREEN_CARDS = 9
-CHARACTER_CARDS = 9
-MAX_SCARABS = 3  # the most scarabs a valued card may carry (a setting's bound)
-ROLES = ("queen", "high_priest", "scribe", "vizier", "thief", "courtesan", "merchant")
-QUEEN, HIGH_PRIEST, SCRIBE, VIZIER, THIEF, COURTESAN, MERCHANT = range(7)
-
-# What a face-down card shows: its back. Starting goods are green, deck goods beige,
-# characters orange; views show these where a seat sees only the back. (The protocol's zero
-# card, "unknown", is never needed: a card no seat may see is never shown at all.)
-BACKS = ("back_green", "back_beige", "back_orange")
-GREEN, BEIGE, ORANGE = range(3)
-
-
-class _Faces(NamedTuple):
-    names: tuple[str, ...]
-    family: tuple[int, ...]
-    scarabs: tuple[int, ...]
-    role: tuple[int, ...]  # -1 for goods
-    back: tuple[int, ...]
-
-
-def _all_faces() -> _Faces:
-    """Every face the settings can describe, grouped by family so sorted hands read by family.
-
-    Per family: beige goods with 0 to 3 scarabs, the green starting card (0 scarabs), and each
-    character role in that family. The settings say how many of each exist (often none).
-    """
-    rows: list[tuple[str, int, int, int, int]] = []
-    for fam, family in enumerate(FAMILIES):
-        rows += [(f"{family}_{v}", fam, v, -1, BEIGE) for v in range(MAX_SCARABS + 1)]
-        rows.append((f"{family}_green", fam, 0, -1, GREEN))
-        rows += [(f"{role}_{family}", fam, 0, r, ORANGE) for r, role in enumerate(ROLES)]
-    rows.append(("amulet", AMULETS, 0, -1, BEIGE))
-    return _Faces(*(tuple(column) for column in zip(*rows, strict=True)))
-
-
-FACES = _all_faces()
-NAMES = FACES.names
-FAMILY_OF, SCARABS_OF, ROLE_OF, BACK_OF = FACES.family, FACES.scarabs, FACES.role, FACES.back
-AMULET = NAMES.index("amulet")
-# A card as everyone sees it in the market: goods face up, characters face down.
-PUBLIC = tuple(BACKS[ORANGE] if r >= 0 else n for n, r in zip(NAMES, ROLE_OF, strict=True))
-
-TOKENS = ("guild", "flood", "curse", "prosperity", "embalming", "deception")
-GUILD, FLOOD, CURSE, PROSPERITY, EMBALMING, DECEPTION = range(6)
-TOKEN_COPIES = 2  # token id t is of kind t // TOKEN_COPIES
-ROUND_TOKENS = 5
-PROSPERITY_FAMILIES = (WHEAT, FISH, CATTLE)
-PROSPERITY_BONUS = 2  # scarabs per Prosperity token on a set
-CURSE_WEIGHT = 2  # a Curse counts as this many cards in a corruption pile
-
-SYMBOLS = ("number", "ankh", "eye", "scarab", "lotus")
-NUMBER = 0
-TRACK = 100  # the score track wraps here; scores go on counting above it
-
-ROUNDS = 3
-EARLY_END_ROUND, EARLY_END_SCORE = 2, 100  # after round 2, a score above 100 ends the game
-STARTING_HAND = 2
-DELIVERY = 9
-MARKET_REACH = 4  # a take chooses among the first 4 cards still in the market
-TWO_PLAYER_REMOVAL = 9
-QUEEN_DRAW = 3
-SCRIBE_LIMIT = 6
-COURTESAN_MAX = 2
-SET_MIN = 3
-PENALTY_STEP = 10  # a corrupt player steps back once per full 10 points scored in the round
-
-
-# -- settings ------------------------------------------------------------------------------
-DEFAULT_VALUED = "ivory=3x3,ebony=4x2,marble=4x2,cattle=4x1,fish=5x1,wheat=5x1"
-DEFAULT_GREEN = "wheat=2,fish=2,cattle=2,marble=1,ebony=1,ivory=1"
-DEFAULT_CHARACTERS = ("queen=ivory,high_priest=ebony,scribe=marble,vizier=cattle,vizier=wheat,"
-                      "thief=fish,thief=wheat,courtesan=fish,merchant=cattle")
-DEFAULT_TRACK = "ankh,eye,scarab,lotus/eye,scarab,lotus,ankh/eye,ankh,lotus,scarab/scarab,lotus,eye,ankh"
-
-
-def _items(setting: str, text: str) -> list[tuple[str, str]]:
-    """``"a=1,b=2"`` -> ``[("a", "1"), ("b", "2")]``, naming the setting on a bad item."""
-    out = []
-    for item in text.split(","):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise BadSettings(f"setting {setting}: expected NAME=VALUE items separated by commas, "
-                              f"got {item!r}")
-        out.append((key.strip(), value.strip()))
-    return out
-
-
-def _family(setting: str, name: str) -> int:
-    if name not in FAMILIES:
-        raise BadSettings(f"setting {setting}: {name!r} is not a family; families: {', '.join(FAMILIES)}")
-    return FAMILIES.index(name)
-
-
-@functools.lru_cache(maxsize=32)
-def parse_green(text: str) -> tuple[int, ...]:
-    """Green starting cards per family."""
-    green = [0] * len(FAMILIES)
-    for name, value in _items("green_cards", text):
-        fam = _family("green_cards", name)
-        if not value.isdigit() or int(value) > FAMILY_CARDS[fam]:
-            raise BadSettings(f"setting green_cards: {name} must be 0 to {FAMILY_CARDS[fam]} cards, "
-                              f"got {value!r}")
-        green[fam] += int(value)
-    if sum(green) != GREEN_CARDS:
-        raise BadSettings(f"setting green_cards: there are {GREEN_CARDS} green cards, got {sum(green)}")
-    return tuple(green)
-
-
-@functools.lru_cache(maxsize=32)
-def parse_valued(text: str, green: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """(cards, scarabs each) per family: the beige cards that carry scarabs."""
-    valued: list[tuple[int, int] | None] = [None] * len(FAMILIES)
-    for name, value in _items("valued_cards", text):
-        fam = _family("valued_cards", name)
-        count, sep, scarabs = value.partition("x")
-        beige = FAMILY_CARDS[fam] - green[fam]
-        if valued[fam] is not None:
-            raise BadSettings(f"setting valued_cards: {name} is listed twice")
-        if not (sep and count.isdigit() and scarabs.isdigit()):
-            raise BadSettings(f"setting valued_cards: {name} must be CARDSxSCARABS such as 3x2, "
-                              f"got {value!r}")
-        if not 1 <= int(count) <= beige:
-            raise BadSettings(f"setting valued_cards: {name} has {beige} beige cards ({green[fam]} of its "
-                              f"{FAMILY_CARDS[fam]} are green), so 1 to {beige} may carry scarabs; "
-                              f"got {count}")
-        if not 1 <= int(scarabs) <= MAX_SCARABS:
-            raise BadSettings(f"setting valued_cards: a card carries 1 to {MAX_SCARABS} scarabs, "
-                              f"got {scarabs}")
-        valued[fam] = (int(count), int(scarabs))
-    missing = [FAMILIES[f] for f, v in enumerate(valued) if v is None]
-    if missing:
-        raise BadSettings(f"setting valued_cards: every family has valued cards; "
-                          f"missing {', '.join(missing)}")
-    return tuple(v for v in valued if v is not None)
-
-
-@functools.lru_cache(maxsize=32)
-def parse_characters(text: str) -> tuple[tuple[int, int], ...]:
-    """(role, family) of each character card."""
-    out = []
-    for role, family in _items("characters", text):
-        if role not in ROLES:
-            raise BadSettings(f"setting characters: {role!r} is not a character; known: {', '.join(ROLES)}")
-        out.append((ROLES.index(role), _family("characters", family)))
-    if len(out) != CHARACTER_CARDS:
-        raise BadSettings(f"setting characters: there are {CHARACTER_CARDS} character cards, got {len(out)}")
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=32)
-def parse_track(text: str) -> tuple[int, ...]:
-    """The symbol of each space 0..99 of the score track."""
-    blocks = []
-    for block in text.split("/"):
-        names = [s.strip() for s in block.split(",")]
-        if len(names) != 4 or any(s not in SYMBOLS[1:] for s in names):
-            raise BadSettings(f"setting track_symbols: each block is 4 of {', '.join(SYMBOLS[1:])} "
-                              f"separated by commas, blocks by '/'; got {block!r}")
-        blocks.append(tuple(SYMBOLS.index(s) for s in names))
-    track = []
-    for k in range(TRACK // 5):
-        track.append(NUMBER)  # multiples of 5 are numbered: a fifth symbol
-        track += blocks[k % len(blocks)]
-    return tuple(track)
-
-
-@dataclasses.dataclass(frozen=True)
-class SobekSettings(Settings):
-    """The [house] rules of Sobek, with the defaults of its page."""
-
-    valued_cards: str = DEFAULT_VALUED
-    """Beige goods cards carrying scarabs, per family: ``family=CARDSxSCARABS`` (1 to 3 scarabs).
-    The family's other goods cards have none."""
-
-    green_cards: str = DEFAULT_GREEN
-    """The 9 green-backed starting cards (no scarabs), per family: ``family=CARDS``."""
-
-    characters: str = DEFAULT_CHARACTERS
-    """The 9 character cards as ``role=family``; roles: queen, high_priest, scribe, vizier, thief,
-    courtesan, merchant."""
-
-    track_symbols: str = DEFAULT_TRACK
-    """Symbols of spaces 5k+1..5k+4 of the score track, one block of 4 per k mod (number of
-    blocks), blocks separated by ``/``; multiples of 5 are numbered spaces."""
-
-    start_tie_break: Literal["seat_order", "random"] = "seat_order"
-    """Rounds 2 and 3: several players share the lowest score; the first in seat order chooses
-    the start player (``seat_order``), or one of them drawn by the game seed (``random``)."""
-
-    def __post_init__(self) -> None:
-        parse_valued(self.valued_cards, parse_green(self.green_cards))
-        parse_characters(self.characters)
-        parse_track(self.track_symbols)
-
-
-class Deck(NamedTuple):
-    """The physical cards described by a game's settings."""
-
-    cards: CardSet
-    green: tuple[int, ...]  # ids of the green starting cards
-    others: tuple[int, ...]  # ids of the beige goods and the characters: the deck
-
-
-@functools.lru_cache(maxsize=32)
-def make_deck(valued_cards: str, green_cards: str, characters: str) -> Deck:
-    green = parse_green(green_cards)
-    valued = parse_valued(valued_cards, green)
-    counts = dict.fromkeys(NAMES, 0)
-    for fam, family in enumerate(FAMILIES):
-        count, scarabs = valued[fam]
-        counts[f"{family}_{scarabs}"] = count
-        counts[f"{family}_0"] = FAMILY_CARDS[fam] - green[fam] - count
-        counts[f"{family}_green"] = green[fam]
-    counts["amulet"] = AMULET_CARDS
-    for role, fam in parse_characters(characters):
-        counts[f"{ROLES[role]}_{FAMILIES[fam]}"] += 1
-    cards = CardSet(list(counts.items()))
-    ids = range(len(cards))
-    return Deck(cards, tuple(c for c in ids if BACK_OF[cards.face_of[c]] == GREEN),
-                tuple(c for c in ids if BACK_OF[cards.face_of[c]] != GREEN))
-
-
-CARDS = make_deck(DEFAULT_VALUED, DEFAULT_GREEN, DEFAULT_CHARACTERS).cards
-
-
-# -- phases and actions --------------------------------------------------------------------
-(START, TURN, SET, EVENT, TOKEN, PRIEST, THIEF_TARGET, STEAL, VIZIER_TARGET, PICK, BURY,
- COURTESAN_SET, ADD, MERCHANT_TAKE, HORIZONTAL, HORIZONTAL_SET, OVER) = range(17)
-PHASES = ("start", "turn", "set", "event", "token", "priest", "thief", "steal", "vizier", "pick", "bury",
-          "courtesan", "add", "merchant", "horizontal", "horizontal_set", "over")
-
-MAX_SETS = 32  # far above the 63 cards / 3 a player could lay in a round
-MAX_SEATS = 4
-TAKE = tuple(f"take:{i}" for i in range(DELIVERY))
-PLAY = tuple(f"play:{n}" for n in NAMES)
-SET_OF = tuple(f"set:{f}" for f in FAMILIES)
-EXTEND = tuple(f"extend:{i}" for i in range(MAX_SETS))
-CARD = tuple(f"card:{n}" for n in NAMES)
-TOKEN_OF = tuple(f"token:{t}" for t in TOKENS)
-TARGET = tuple(f"target:{s}" for s in range(MAX_SEATS))
-START_AT = tuple(f"start:{s}" for s in range(MAX_SEATS))
-PROSPERITY_ON = tuple(f"prosperity:{i}" for i in range(MAX_SETS))
-FAMILY_OF_ACT = tuple(f"family:{f}" for f in FAMILIES)
-STEAL_BACK = tuple(f"steal:{b}" for b in BACKS)
-PICK_FACE = tuple(f"pick:{n}" for n in NAMES)
-BURY_FACE = tuple(f"bury:{n}" for n in NAMES)
-APPLY, DISCARD = "apply", "discard"
-PARSED = action_table(TAKE, PLAY, SET_OF, EXTEND, CARD, TOKEN_OF, TARGET, START_AT, PROSPERITY_ON,
-                      FAMILY_OF_ACT, STEAL_BACK, PICK_FACE, BURY_FACE)
+from ..core import DONE, Action, GameSpec, PhasedState, View
+from ..views import seat_view
+from .components import (
+    ADD,
+    AMULET,
+    AMULETS,
+    APPLY,
+    BACK_OF,
+    BACKS,
+    BURY,
+    BURY_FACE,
+    CARD,
+    COURTESAN,
+    COURTESAN_MAX,
+    COURTESAN_SET,
+    CURSE,
+    CURSE_WEIGHT,
+    DELIVERY,
+    DISCARD,
+    EARLY_END_ROUND,
+    EARLY_END_SCORE,
+    EMBALMING,
+    EVENT,
+    EXTEND,
+    FAMILIES,
+    FAMILY_OF,
+    FAMILY_OF_ACT,
+    FLOOD,
+    GUILD,
+    HIGH_PRIEST,
+    HORIZONTAL,
+    HORIZONTAL_SET,
+    MARKET_REACH,
+    MERCHANT_TAKE,
+    NAMES,
+    OVER,
+    PARSED,
+    PENALTY_STEP,
+    PHASES,
+    PICK,
+    PICK_FACE,
+    PLAY,
+    PRIEST,
+    PROSPERITY,
+    PROSPERITY_BONUS,
+    PROSPERITY_FAMILIES,
+    PROSPERITY_ON,
+    PUBLIC,
+    QUEEN,
+    QUEEN_DRAW,
+    ROLE_OF,
+    ROUND_TOKENS,
+    ROUNDS,
+    SCARABS_OF,
+    SCRIBE,
+    SCRIBE_LIMIT,
+    SET,
+    SET_MIN,
+    SET_OF,
+    START,
+    START_AT,
+    STARTING_HAND,
+    STEAL,
+    STEAL_BACK,
+    TAKE,
+    TARGET,
+    THIEF,
+    THIEF_TARGET,
+    TOKEN,
+    TOKEN_COPIES,
+    TOKEN_OF,
+    TOKENS,
+    TRACK,
+    TURN,
+    TWO_PLAYER_REMOVAL,
+    VIZIER,
+    VIZIER_TARGET,
+    SobekSettings,
+    make_deck,
+    parse_track,
+)
 
 
 class PlayedSet:
@@ -401,11 +174,7 @@ class SobekState(PhasedState):
         d.update(self.__dict__)
         if self._rng is not None:
             self._rng_shared = d["_rng_shared"] = True
-        log = self.log
-        if log is not MUTED:
-            copied = EventLog.__new__(EventLog)
-            copied.entries, copied.cursor = log.entries.copy(), log.cursor.copy()
-            d["log"] = copied
+        d["log"] = self.log.copy()
         d["score"] = self.score.copy()
         d["queue"] = self.queue.copy()
         d["buried"] = self.buried.copy()
@@ -469,7 +238,7 @@ class SobekState(PhasedState):
         self.market = deal(self.deck, DELIVERY)
         self.delivery += 1
         face = self.face
-        event = {"type": "delivery", "cards": [PUBLIC[face[c]] for c in self.market]}
+        event: dict[str, Any] = {"type": "delivery", "cards": [PUBLIC[face[c]] for c in self.market]}
         if seat >= 0:
             event["seat"] = seat
         self.log.add(event)
@@ -540,7 +309,7 @@ class SobekState(PhasedState):
         self.hands[seat].append(card)
         event = {"type": "take", "seat": seat, "position": position, "card": PUBLIC[f]}
         hidden = ROLE_OF[f] >= 0  # a face-down character: only the taker learns which
-        secret: dict | None = None
+        secret: dict[str, Any] | None = None
         if corrupting and position:  # every card skipped goes under the taker's corruption tile
             skipped = market[:position]
             self.corruption[seat] += skipped
@@ -962,602 +731,3 @@ class SobekState(PhasedState):
                 places[f"prosperity{s}.{i}"] = st.prosperity
         return places
 
-
-# -- sampling a state (determinisation) ----------------------------------------------------
-# What a seat knows of each hidden card is a *slot*: an exact face (a face index, >= 0), or one
-# of these classes. They nest (GREEN in ANY; BEIGE and ORANGE in DECK, DECK in ANY), and a
-# card's back says its class, so drawing the unknown cards into the slots by back is simple.
-GREEN_SLOT, BEIGE_SLOT, ORANGE_SLOT, DECK_SLOT, ANY_SLOT = -1, -2, -3, -4, -5
-SLOT_CLASSES = (GREEN_SLOT, ORANGE_SLOT, BEIGE_SLOT, DECK_SLOT, ANY_SLOT)  # the order they are drawn
-SLOT_OF_BACK = (GREEN_SLOT, BEIGE_SLOT, ORANGE_SLOT)  # by back
-FACE_INDEX = {name: f for f, name in enumerate(NAMES)}
-BACK_INDEX = {name: b for b, name in enumerate(BACKS)}
-# Where a card of a known face may sit among a place's slots, the most specific first: taking it
-# from the most specific keeps the rest true whichever it was.
-WHERE = tuple((f, SLOT_OF_BACK[b], ANY_SLOT) if b == GREEN else (f, SLOT_OF_BACK[b], DECK_SLOT, ANY_SLOT)
-              for f, b in enumerate(BACK_OF))
-
-
-def _slot_class(slot: int) -> int:
-    return SLOT_OF_BACK[BACK_OF[slot]] if slot >= 0 else slot
-
-
-def _common_class(slots: list[int]) -> int:
-    """The narrowest class holding every slot (what is left of them after an unseen one leaves)."""
-    classes = {_slot_class(x) for x in slots}
-    if len(classes) == 1:
-        return classes.pop()
-    return ANY_SLOT if not classes or GREEN_SLOT in classes or ANY_SLOT in classes else DECK_SLOT
-
-
-def _hidden_move(hand: list[int], pile: list[int], count: int) -> None:
-    """``count`` cards of a hand, unseen which, go to its owner's pile."""
-    cls = _common_class(hand)
-    hand[:] = [cls] * (len(hand) - count)
-    pile += [cls] * count
-
-
-def _take(slots: list[int], f: int) -> bool:
-    """Takes a card of face ``f`` out of ``slots``; False if none may be it."""
-    for x in WHERE[f]:
-        if x in slots:
-            slots.remove(x)
-            return True
-    return False
-
-
-class Knowledge:
-    """What ``seat`` knows of the hidden cards of the current round, from its history.
-
-    Other players' hands and piles are lists of slots; the seat's own hand and pile are the
-    view's (its pile is also followed, to tell what it has buried for a Scribe so far). A place
-    whose cards cannot be followed (an incomplete history) is ``lost``: only its size is kept.
-    """
-
-    def __init__(self, seat: int, view: View, history: list[dict[str, Any]]) -> None:
-        n = self.num_players = view["num_players"]
-        self.seat = seat
-        self.hands: list[list[int]] = [[GREEN_SLOT] * STARTING_HAND for _ in range(n)]
-        self.piles: list[list[int]] = [[] for _ in range(n)]
-        self.lost = [False] * n
-        self.ender = -1  # who ended the round (horizontal sets)
-        self.chosen: list[int] = []  # token kinds chosen this round
-        self.remaining: list[int] | None = None  # the remaining token kinds, once seen
-        start = max((i for i, e in enumerate(history) if e["type"] == "round" and e["round"] == view["round"]),
-                    default=-1)
-        if start < 0:
-            self.lost = [True] * n
-            return
-        for event in history[start + 1:]:
-            handler = getattr(self, "_on_" + event["type"], None)
-            if handler is not None:
-                handler(event)
-
-    def _gain(self, seat: int, slot: int) -> None:
-        if seat != self.seat:
-            self.hands[seat].append(slot)
-
-    def _lose(self, places: list[list[int]], seat: int, f: int) -> None:
-        if (seat != self.seat or places is self.piles) and not _take(places[seat], f):
-            self.lost[seat] = True
-
-    def _on_take(self, e: dict[str, Any]) -> None:
-        s, card = e["seat"], e["card"]
-        self._gain(s, ORANGE_SLOT if card == BACKS[ORANGE] else FACE_INDEX[card])
-        for name in e.get("skipped", ()):
-            self.piles[s].append(ORANGE_SLOT if name == BACKS[ORANGE] else FACE_INDEX[name])
-
-    def _on_play(self, e: dict[str, Any]) -> None:
-        if e["seat"] != self.seat:
-            self._lose(self.hands, e["seat"], FACE_INDEX[e["card"]])
-
-    def _on_draw(self, e: dict[str, Any]) -> None:
-        for _ in range(e["count"]):
-            self._gain(e["seat"], DECK_SLOT)
-
-    def _on_purge(self, e: dict[str, Any]) -> None:
-        for name in e.get("cards", ()):
-            self._lose(self.piles, e["seat"], FACE_INDEX[name])
-
-    def _on_steal(self, e: dict[str, Any]) -> None:
-        thief, victim, card = e["seat"], e["target"], e["card"]
-        if card in BACK_INDEX:  # seen by neither: only its back is known
-            back = BACK_INDEX[card]
-            hand = self.hands[victim]
-            # Any card of that back may have gone: the known ones of that back become its class.
-            cls = SLOT_OF_BACK[back]
-            hand[:] = [cls if x >= 0 and BACK_OF[x] == back else x for x in hand]
-            for x in (cls, DECK_SLOT, ANY_SLOT) if back != GREEN else (cls, ANY_SLOT):
-                if x in hand:
-                    hand.remove(x)
-                    break
-            else:
-                self.lost[victim] = True
-            self._gain(thief, cls)
-        else:
-            f = FACE_INDEX[card]
-            if victim != self.seat:
-                self._lose(self.hands, victim, f)
-            self._gain(thief, f)
-
-    def _on_seize(self, e: dict[str, Any]) -> None:
-        vizier, victim = e["seat"], e["target"]
-        if "card" in e:
-            f = FACE_INDEX[e["card"]]
-            self._lose(self.piles, victim, f)
-            self._gain(vizier, f)
-        else:  # any card of the pile may have gone
-            pile = self.piles[victim]
-            cls = _common_class(pile)
-            pile[:] = [cls] * (len(pile) - 1)
-            self._gain(vizier, cls)
-
-    def _on_bury(self, e: dict[str, Any]) -> None:
-        s, count = e["seat"], e["count"]
-        if s == self.seat:
-            self.piles[s] += [FACE_INDEX[name] for name in e["cards"]]
-        else:
-            _hidden_move(self.hands[s], self.piles[s], count)
-
-    def _on_set(self, e: dict[str, Any]) -> None:
-        if e["seat"] != self.seat:
-            for name in e["cards"]:
-                self._lose(self.hands, e["seat"], FACE_INDEX[name])
-
-    _on_extend = _on_add = _on_horizontal = _on_set
-
-    def _on_embalming(self, e: dict[str, Any]) -> None:
-        s = e["seat"]
-        self._gain_all(s, self.piles[s])
-        self.piles[s] = []
-
-    def _gain_all(self, s: int, slots: list[int]) -> None:
-        if s != self.seat:
-            self.hands[s] += slots
-
-    def _on_unplayed(self, e: dict[str, Any]) -> None:
-        s = e["seat"]
-        self.piles[s] += self.hands[s] if s != self.seat else [ANY_SLOT] * e["count"]
-        self.hands[s] = []
-
-    def _on_round_end(self, e: dict[str, Any]) -> None:
-        self.ender = e["seat"]
-
-    def _on_token(self, e: dict[str, Any]) -> None:
-        kind = TOKENS.index(e["token"])
-        self.chosen.append(kind)
-        if "tokens" in e:  # the seat chose: it saw the remaining tokens
-            self.remaining = [TOKENS.index(t) for t in e["tokens"]]
-        if self.remaining is not None and kind in self.remaining:
-            self.remaining.remove(kind)
-
-
-Requirement = tuple[int, tuple[tuple[frozenset[int], int], ...]]
-
-
-class Template(NamedTuple):
-    """What a seat's decision fixes for every draw: a state with the known cards in place, and
-    how many cards of each class each place with hidden cards still takes."""
-
-    state: SobekState
-    places: tuple[tuple[str, int, tuple[int, ...], tuple[tuple[int, int], ...]], ...]
-    """(field, seat or -1, known ids, ((class, count), ...)) of each place with hidden cards."""
-    market_slots: tuple[int, ...]  # market positions of the face-down characters
-    demand: dict[int, int]  # slots of each class, over every place
-    pool_green: tuple[int, ...]  # the unknown cards by back
-    pool_other: tuple[int, ...]
-    token_pool: tuple[int, ...] | None  # the tokens the remaining ones are drawn from (None: known)
-    tokens_left: int
-    burying: int  # cards buried so far by another seat for a Scribe (their faces are drawn)
-    requirement: Requirement | None
-    """(seat, ((faces, how many), ...)): cards another seat's hand must hold to go on with what it
-    is doing (laying a set, a Courtesan's addition), beyond its known ones."""
-
-
-def sampler(view: View, history: list[dict[str, Any]],
-            settings: SobekSettings) -> Callable[[random.Random], SobekState]:
-    """Draws states consistent with ``view`` and ``history`` (docs/games/sobek.md, "Sampling a state")."""
-    seat = view["seat"]
-    knowledge = Knowledge(seat, view, history)
-    template = _template(view, history, settings, knowledge)
-    if template is None:  # the slots cannot all be filled: keep only the sizes of hidden places
-        knowledge.lost = [True] * knowledge.num_players
-        template = _template(view, history, settings, knowledge)
-        if template is None:
-            raise ValueError("no state of Sobek agrees with this view")
-    return functools.partial(_draw, template)
-
-
-def _template(view: View, history: list[dict[str, Any]], settings: SobekSettings,
-              knowledge: Knowledge) -> Template | None:
-    n, seat, phase = view["num_players"], view["seat"], PHASES.index(view["phase"])
-    to_act = view["to_act"]
-    players = view["players"]
-    deck = make_deck(settings.valued_cards, settings.green_cards, settings.characters)
-    spare = [list(ids) for ids in deck.cards._ids]  # unplaced ids by face
-
-    def place(names: list[str]) -> list[int]:
-        return [spare[FACE_INDEX[name]].pop() for name in names]
-
-    hands, piles = [list(h) for h in knowledge.hands], [list(p) for p in knowledge.piles]
-    # What is happening now, not yet in an event: cards being laid, cards being buried.
-    if view["selection"] and view["active"] != seat:
-        for name in view["selection"]:
-            if not _take(hands[view["active"]], FACE_INDEX[name]):
-                knowledge.lost[view["active"]] = True
-    burying, buried = 0, []
-    if phase == BURY:
-        if to_act == seat:
-            left = [FACE_INDEX[name] for name in view["corruption"]]
-            for f in piles[seat]:
-                if f in left:
-                    left.remove(f)
-            buried = sorted(left)
-        else:
-            burying = players[to_act]["corruption_size"] - len(piles[to_act])
-            if 0 < burying <= len(hands[to_act]):
-                _hidden_move(hands[to_act], piles[to_act], burying)
-            else:
-                burying = 0
-    for s in range(n):
-        if s != seat and (knowledge.lost[s] or len(hands[s]) != players[s]["hand_size"]
-                          or len(piles[s]) != players[s]["corruption_size"]):
-            hands[s] = [ANY_SLOT] * players[s]["hand_size"]
-            piles[s] = [ANY_SLOT] * players[s]["corruption_size"]
-    # What the deciding seat is shown now: the backs of a victim's hand, a victim's pile.
-    target = view["target"]
-    if view["shown"] and phase == STEAL:
-        hands[target] = _with_backs(hands[target], [BACK_INDEX[b] for b in view["shown"]])
-    elif view["shown"] and phase == PICK:
-        piles[target] = [FACE_INDEX[name] for name in view["shown"]]
-    # The state, with every known card in place.
-    st = object.__new__(SobekState)
-    st.game, st.num_players, st.seed, st.settings = GAME, n, 0, settings
-    st._rng, st._rng_seed, st._rng_shared, st._legal = None, 0, False, None
-    st.log = restore_log(seat, view, history, n)
-    st.cards, st.face, st.green_ids, st.deck_ids = deck.cards, deck.cards.face_of, deck.green, deck.others
-    st.track = parse_track(settings.track_symbols)
-    st.score, st.round, st.phase = list(view["scores"]), view["round"], phase
-    st.active, st.to_act, st.start_player = view["active"], to_act, view["start_player"]
-    st.delivery, st.extra_turn, st.target = view["delivery"], view["extra_turn"], target
-    st.build_family = FAMILIES.index(view["family"]) if view["family"] in FAMILIES else -1
-    st.build_index = view["set_index"]
-    st.buried = buried
-    if phase == BURY:  # the Scribe's victims still to bury: clockwise up to the Scribe's player
-        later = [(to_act + k) % n for k in range(1, n)]
-        later = later[: later.index(st.active)] if st.active in later else later
-        st.queue = [to_act] + [s for s in later if players[s]["hand_size"] > SCRIBE_LIMIT]
-    elif phase in (HORIZONTAL, HORIZONTAL_SET):  # from to_act on, up to the one who ended the round
-        ender = knowledge.ender if knowledge.ender >= 0 else (to_act - 1) % n
-        order = [(ender + k) % n for k in range(1, n + 1)]
-        st.queue = order[order.index(to_act):]
-    else:
-        st.queue = []
-    st.hands = [place(view["hand"]) if s == seat else [] for s in range(n)]
-    st.corruption = [place(view["corruption"]) if s == seat else [] for s in range(n)]
-    st.sets = []
-    for p in players:
-        mine = []
-        for shown_set in p["sets"]:
-            played = PlayedSet(FAMILIES.index(shown_set["family"]), place(shown_set["cards"]), shown_set["horizontal"])
-            mine.append(played)
-        st.sets.append(mine)
-    st.deck, st.removed, st.green_out = [], [], []  # hidden: each draw deals them
-    st.discard = place(view["discard"])
-    st.selection = place(view["selection"])
-    st.market, market_slots = [], []
-    for i, name in enumerate(view["market"]):
-        if name == BACKS[ORANGE]:
-            st.market.append(-1)
-            market_slots.append(i)
-        else:
-            st.market += place([name])
-    # The hidden places: the other hands and piles, the deck, the removed and the unused green cards.
-    wanted: list[tuple[str, int, list[int]]] = []
-    for s in range(n):
-        if s != seat:
-            wanted.append(("hands", s, hands[s]))
-            wanted.append(("corruption", s, piles[s]))
-    wanted.append(("deck", -1, [DECK_SLOT] * view["deck_size"]))
-    wanted.append(("removed", -1, [DECK_SLOT] * (TWO_PLAYER_REMOVAL if n == 2 else 0)))
-    wanted.append(("green_out", -1, [GREEN_SLOT] * (GREEN_CARDS - STARTING_HAND * n)))
-    demand = dict.fromkeys(SLOT_CLASSES, 0)
-    demand[ORANGE_SLOT] = len(market_slots)
-    places = []
-    for field, s, slots in wanted:
-        known = []
-        for x in slots:
-            if x >= 0:
-                if not spare[x]:
-                    return None
-                known.append(spare[x].pop())
-        counts = []
-        for cls in SLOT_CLASSES:
-            k = slots.count(cls)
-            if k:
-                counts.append((cls, k))
-                demand[cls] += k
-        places.append((field, s, tuple(known), tuple(counts)))
-    face, back = deck.cards.face_of, BACK_OF
-    pool = [c for ids in spare for c in ids]
-    pool_green = tuple(sorted(c for c in pool if back[face[c]] == GREEN))
-    pool_other = tuple(sorted(c for c in pool if back[face[c]] != GREEN))
-    oranges = sum(1 for c in pool_other if back[face[c]] == ORANGE)
-    if (len(pool) != sum(demand.values()) or demand[GREEN_SLOT] > len(pool_green)
-            or demand[ORANGE_SLOT] > oranges or demand[BEIGE_SLOT] > len(pool_other) - oranges
-            or demand[ORANGE_SLOT] + demand[BEIGE_SLOT] + demand[DECK_SLOT] > len(pool_other)):
-        return None
-    token_pool = _place_tokens(st, view, knowledge)
-    return Template(st, tuple(places), tuple(market_slots), demand, pool_green, pool_other, token_pool,
-                    view["tokens_left"], burying, _requirement(view, st, hands))
-
-
-def _requirement(view: View, st: SobekState, hands: list[list[int]]) -> Requirement | None:
-    """What another seat laying a set or adding to one for a Courtesan must still hold: enough
-    cards of the family or Amulets to close it (one at least, else it would have closed), one
-    of them not an Amulet for a new set of Amulets so far; a Courtesan, a card for one of its sets."""
-    builder, phase = st.to_act, st.phase
-    if builder == view["seat"] or phase not in (SET, HORIZONTAL_SET, ADD, COURTESAN_SET):
-        return None
-    if phase == COURTESAN_SET:
-        families = {played.family for played in st.sets[builder]}
-        plain = 0
-        total = 1
-    else:
-        families = {st.build_family}
-        chosen = st.selection
-        total = 1 if phase == ADD else max(1, SET_MIN - len(chosen))
-        plain = int(phase != ADD and st.build_index < 0 and all(st.face[c] == AMULET for c in chosen))
-    eligible = frozenset(f for f in range(len(NAMES)) if FAMILY_OF[f] in families or f == AMULET)
-    plain_faces = frozenset(f for f in eligible if f != AMULET)
-    known = [x for x in hands[builder] if x >= 0]
-    plain = max(0, plain - sum(1 for x in known if x in plain_faces))
-    total = max(0, total - sum(1 for x in known if x in eligible) - plain)
-    wanted = tuple((faces, k) for faces, k in ((plain_faces, plain), (eligible, total)) if k)
-    return (builder, wanted) if wanted else None
-
-
-def _place_tokens(st: SobekState, view: View, knowledge: Knowledge) -> tuple[int, ...] | None:
-    """The event tokens of a template: the chosen ones are public (held, applied or discarded, a
-    Curse with its pile, a Prosperity with its set); the remaining ones are known to a seat that has
-    chosen among them this round; else they are drawn among the others, which this returns."""
-    players = view["players"]
-    free = list(range(len(TOKENS) * TOKEN_COPIES))
-
-    def token(kind: int) -> int:
-        t = next(t for t in free if t // TOKEN_COPIES == kind)
-        free.remove(t)
-        return t
-
-    st.held = [token(TOKENS.index(view["token"]))] if view["token"] in TOKENS else []
-    st.curses = [[token(CURSE) for _ in range(p["curses"])] for p in players]
-    for mine, p in zip(st.sets, players, strict=True):
-        for played, shown_set in zip(mine, p["sets"], strict=True):
-            played.prosperity = [token(PROSPERITY) for _ in range(shown_set["prosperity"])]
-    # Applied or discarded: the chosen ones that are neither held, nor a Curse or Prosperity in play.
-    used = list(knowledge.chosen)
-    for kind in ([TOKENS.index(view["token"])] if st.held else []) + [CURSE] * sum(
-            p["curses"] for p in players) + [PROSPERITY] * sum(x["prosperity"] for p in players for x in p["sets"]):
-        if kind in used:
-            used.remove(kind)
-    remaining = [TOKENS.index(t) for t in view["tokens"]] if view["tokens"] else knowledge.remaining
-    if remaining is not None and len(remaining) != view["tokens_left"]:
-        remaining = None
-    st.tokens_used = [token(kind) for kind in used if any(t // TOKEN_COPIES == kind for t in free)]
-    st.tokens = []
-    if remaining is not None and all(sum(1 for t in free if t // TOKEN_COPIES == k) >= remaining.count(k)
-                                     for k in set(remaining)):
-        st.tokens = [token(kind) for kind in remaining]
-        st.tokens_out = free
-        return None
-    st.tokens_out = []
-    return tuple(free)
-
-
-def _with_backs(slots: list[int], backs: list[int]) -> list[int]:
-    """A hand's slots made to show exactly ``backs`` (a Thief sees them): the classes that allow
-    several backs are narrowed to what is left to show; slots that contradict them, replaced."""
-    need = [backs.count(b) for b in range(len(BACKS))]
-    out, loose = [], []
-    for x in slots:
-        b = BACK_OF[x] if x >= 0 else {GREEN_SLOT: GREEN, BEIGE_SLOT: BEIGE, ORANGE_SLOT: ORANGE}.get(x, -1)
-        if b >= 0:
-            need[b] -= 1
-            out.append(x)
-        else:
-            loose.append(x)
-    decks = loose.count(DECK_SLOT)
-    if min(need) < 0 or len(loose) != sum(need) or decks > need[BEIGE] + need[ORANGE]:
-        return [SLOT_OF_BACK[b] for b in backs]
-    beige = min(decks, need[BEIGE])
-    out += [BEIGE_SLOT] * beige + [ORANGE_SLOT] * (decks - beige)
-    need[BEIGE] -= beige
-    need[ORANGE] -= decks - beige
-    for b in range(len(BACKS)):
-        out += [SLOT_OF_BACK[b]] * need[b]
-    return out
-
-
-def _feasible(demand: dict[int, int], greens: int, beiges: int, oranges: int) -> bool:
-    """Whether cards of these backs can fill slots of these classes (the classes nest, so counts
-    decide)."""
-    return (demand[GREEN_SLOT] <= greens and demand[ORANGE_SLOT] <= oranges and demand[BEIGE_SLOT] <= beiges
-            and demand[ORANGE_SLOT] + demand[BEIGE_SLOT] + demand[DECK_SLOT] <= beiges + oranges
-            and sum(demand.values()) == greens + beiges + oranges)
-
-
-def _meet(t: Template, greens: list[int], others: list[int], rng: random.Random) -> tuple[tuple, dict[int, int]]:
-    """Deals first the cards another seat's hand must hold for what it is doing (a set being laid,
-    a Courtesan's addition), each into a slot its back fits, while the rest can still be filled.
-    Returns the places and the demand left for the other cards."""
-    assert t.requirement is not None
-    seat, wanted = t.requirement
-    face = t.state.face
-    places = list(t.places)
-    index = next(i for i, p in enumerate(places) if p[0] == "hands" and p[1] == seat)
-    field, _, known, counts = places[index]
-    known, left = list(known), dict(counts)
-    demand = dict(t.demand)
-    for faces, count in wanted:
-        for _ in range(count):
-            candidates = [c for c in greens + others if face[c] in faces]
-            rng.shuffle(candidates)
-            for c in candidates:
-                b = BACK_OF[face[c]]
-                pool = [len(greens), sum(1 for x in others if BACK_OF[face[x]] == BEIGE)]
-                pool.append(len(others) - pool[1])
-                pool[b] -= 1
-                fits = [x for x in WHERE[face[c]][1:] if left.get(x)]
-                cls = next((x for x in fits if _feasible({**demand, x: demand[x] - 1}, *pool)), None)
-                if cls is not None:
-                    (greens if b == GREEN else others).remove(c)
-                    known.append(c)
-                    left[cls] -= 1
-                    demand[cls] -= 1
-                    break
-    places[index] = (field, seat, tuple(known), tuple((x, k) for x, k in left.items() if k))
-    return tuple(places), demand
-
-
-def _draw(t: Template, rng: random.Random) -> SobekState:
-    """One state of a template: its unknown cards dealt at random into the hidden places."""
-    demand, face, places = t.demand, t.state.face, t.places
-    greens = list(t.pool_green)
-    others = list(t.pool_other)
-    if t.requirement is not None:
-        places, demand = _meet(t, greens, others, rng)
-    rng.shuffle(greens)
-    rng.shuffle(others)
-    want_orange, want_beige = demand[ORANGE_SLOT], demand[BEIGE_SLOT]
-    if want_orange or want_beige:  # the first cards of each back in the shuffled order
-        orange, beige, rest = [], [], []
-        for c in others:
-            b = BACK_OF[face[c]]
-            if b == ORANGE and len(orange) < want_orange:
-                orange.append(c)
-            elif b == BEIGE and len(beige) < want_beige:
-                beige.append(c)
-            else:
-                rest.append(c)
-    else:
-        orange = beige = []
-        rest = others
-    nd = demand[DECK_SLOT]
-    wild = []
-    if demand[ANY_SLOT]:
-        wild = rest[nd:] + greens[demand[GREEN_SLOT]:]
-        rng.shuffle(wild)
-    drawn = {GREEN_SLOT: greens, ORANGE_SLOT: orange, BEIGE_SLOT: beige, DECK_SLOT: rest, ANY_SLOT: wild}
-    used = dict.fromkeys(SLOT_CLASSES, 0)
-    s = t.state.clone()
-    market = s.market
-    for i in t.market_slots:
-        market[i] = orange[used[ORANGE_SLOT]]
-        used[ORANGE_SLOT] += 1
-    for field, seat, known, counts in places:
-        cards = list(known)
-        for cls, k in counts:
-            start = used[cls]
-            cards += drawn[cls][start:start + k]
-            used[cls] = start + k
-        if seat < 0:
-            setattr(s, field, cards)
-        else:
-            getattr(s, field)[seat] = cards
-    if t.burying:
-        s.buried = [face[c] for c in s.corruption[s.to_act][-t.burying:]]
-    if t.token_pool is not None:  # the remaining tokens, drawn among those not seen
-        pool = list(t.token_pool)
-        rng.shuffle(pool)
-        s.tokens, s.tokens_out = pool[:t.tokens_left], pool[t.tokens_left:]
-    s._rng, s._rng_seed, s._rng_shared = None, rng.getrandbits(64), False
-    return s
-
-
-# -- readable logs -------------------------------------------------------------------------
-def describe_event(event: dict, name: Callable[[int], str]) -> str | None:
-    """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
-    kind, who = event["type"], name(event["seat"]) if "seat" in event else ""
-    card, target = event.get("card"), name(event["target"]) if "target" in event else ""
-    cards = ", ".join(event.get("cards", ()))
-    match kind:
-        case "round":
-            return f"=== round {event['round']}"
-        case "delivery":
-            return f"   {who + ' lays a' if who else 'a'} delivery: {cards}"
-        case "start":
-            by = f" (chosen by {name(event['chooser'])})" if "chooser" in event else ""
-            return f"   {who} starts the round{by}"
-        case "turn":
-            return f"-- {who}'s turn"
-        case "take":
-            skipped = event.get("skipped")
-            tail = f"; corruption: {', '.join(skipped)}" if skipped else ""
-            return f"{who} takes {card} from position {event['position']}{tail}"
-        case "play":
-            return f"{who} plays the {card}"
-        case "draw":
-            return f"   {who} draws {event['count']} card(s)" + (f": {cards}" if cards else "")
-        case "purge":
-            return f"   {who} names {event['family']}: {event['count']} card(s) leave the corruption pile" + (
-                f" ({cards})" if cards else "")
-        case "steal":
-            return f"   {who} steals {card} from {target}"
-        case "seize":
-            return f"   {who} takes a card from {target}'s corruption pile" + (f": {card}" if card else "")
-        case "bury":
-            return f"   {who} buries {event['count']} card(s)" + (f": {cards}" if cards else "")
-        case "set" | "extend" | "add" | "horizontal":
-            what = {"set": "plays a set", "extend": "extends a set", "add": "adds to a set",
-                    "horizontal": "lays a horizontal set"}[kind]
-            return f"{who} {what} of {event['family']}: {cards}"
-        case "token":
-            seen = event.get("tokens")
-            among = f" among {', '.join(seen)}" if seen else ""
-            return f"   {who} chooses the {event['token']} token{among}"
-        case "discard_token":
-            return f"   {who} discards the {event['token']} token"
-        case "guild":
-            return f"   Guild: {who} and {target} move to the next space with the same symbol"
-        case "flood":
-            return f"   Flood: {who} will take another turn"
-        case "curse":
-            return f"   {who} curses {target}"
-        case "prosperity":
-            return f"   {who} puts Prosperity on set {event['set_index']}"
-        case "embalming":
-            return f"   Embalming: {who} takes {event['count']} card(s) from the corruption pile into hand"
-        case "deception":
-            return f"   Deception: {who} scores a point per card in the corruption pile"
-        case "score":
-            return f"   {who} {'scores' if event['points'] >= 0 else 'loses'} {abs(event['points'])}: " \
-                   f"{event['score']} points"
-        case "round_end":
-            return f"** {who} took the last card: the round ends"
-        case "unplayed":
-            return f"   {who}'s {event['count']} card(s) left in hand go to corruption"
-        case "corruption":
-            tag = " - corrupt" if event["corrupt"] else ""
-            return f"   {who}'s corruption: {event['count']} card(s), {event['scarabs']} scarab(s){tag}"
-        case "game_over":
-            return "** game over"
-    return None
-
-
-GAME = GameSpec(
-    name="sobek",
-    title="Sobek",
-    min_players=2,
-    max_players=4,
-    settings=SobekSettings,
-    state=SobekState,
-    version="1.0.0",
-    cards=CARDS,
-    score_unit="points",
-    describe_event=describe_event,
-    # A failed seat takes the first market card (no corruption) and never starts a set or plays a
-    # character; it closes what it had started as soon as it may, discards a token it had chosen,
-    # and lays no horizontal set.
-    fallback_preference=(DONE, DISCARD, TAKE[0]),
-    sampler=sampler,
-)

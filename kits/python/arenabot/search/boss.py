@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 from operator import add
 
+from arena_games import DONE
 from arena_games.boss import (
     BADGES_TO_END,
     BANISHED,
@@ -37,7 +38,6 @@ from arena_games.boss import (
     CHICAGO,
     CINCINNATI,
     CUBES,
-    DONE,
     DOUBLE,
     FACE,
     GOLD,
