@@ -372,7 +372,7 @@ class GameSpec:
 
     Beside the engine, it says what the layers above need to know of the game: the action verbs
     and their arguments (the protocol's Action message of the game), and how a view reads (the
-    fields shown first, the fields that name a seat). ``tests/games/test_specs.py`` holds the
+    fields shown first, the fields that name a seat). ``tests/test_game_specs.py`` holds the
     codec, the web, the kit and the docs to it.
     """
 
@@ -385,7 +385,7 @@ class GameSpec:
     version: str
     cards: CardSet
     score_unit: str = "points"
-    actions: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict, hash=False)
+    actions: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict, hash=False)  # a dict: unhashable
     """Every action verb, with the names of its arguments in order (``{"take": ("position",),
     "done": ()}``): the fields of the game's Action message in ``protos/arena/v1/<game>.proto``
     that carry them."""
