@@ -61,8 +61,10 @@ test: setup lint docker
 thorough: setup
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -q tests/games/test_properties.py tests/games/test_determinise.py
 
+## lint: ruff, then mypy, strict, on the packages that pyproject.toml's [tool.mypy] lists
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 ## demo: the main job: a Prohis league of the sample bots in containers, run, and its leaderboard
 demo: images
@@ -87,4 +89,4 @@ protos: setup
 	$(BIN)/python protos/generate.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache dist
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache dist

@@ -159,7 +159,7 @@ def account_for_session(store: Store, cookie: str) -> Account | None:
 def device_cookie(store: Store, name: str) -> str | None:
     """A cookie saying "this browser signed in as ``name``", for a browser that just did: the
     sign-in throttle lets it try ``name`` even while others' failures on the name make them wait
-    (``arena/web/auth.py``). Signed with a key derived from the account's password hash, so a new
+    (``arena/web/signin.py``). Signed with a key derived from the account's password hash, so a new
     password voids every such cookie; None for an account without a password."""
     with store() as session:
         stored = session.scalar(select(User.password_hash).where(User.name == name))

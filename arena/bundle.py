@@ -53,6 +53,7 @@ from referee.seats import NO_HELLO, TIMEOUT
 from referee.spec import MatchSpec, SpecError, parse_spec
 from referee.textlog import printable
 
+from . import access
 from .replays import rebuild
 from .store import Bot, League, Match, Store
 
@@ -111,7 +112,7 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
     """Writes the bundle of match ``match_id`` into the folder ``out`` (default
     ``bundle-<match id>``), which must not exist. Refused, with :class:`BundleError`, for a match
     whose duplicate cycle is not all stored, and for records that disagree with the store."""
-    from .league import cycles  # the one place that says when a cycle's deals may be shown
+    from .league import cycles  # the one place that says when a cycle is all stored
     from .league.schedule import Slot  # the one place that says which matches share a deal secret
 
     with store() as session:
@@ -122,8 +123,9 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
         slot = Slot(match.round, tuple(int(b) for b in match.table.split(",")))
         k = len(slot.table)
         first = slot.cycle * k
-        missing = cycles.cycle_of(session, league.id, match.round, match.table).missing
-        if missing:
+        stored = cycles.cycle_of(session, league.id, match.round, match.table)
+        if not access.may_see_table(None, access.Game(public=stored.complete)):  # a bundle shows every seat
+            missing = stored.missing
             rounds = f"round{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}"
             raise BundleError(
                 f"match {match_id} is round {match.round} of duplicate cycle {slot.cycle} of its table "

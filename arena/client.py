@@ -43,7 +43,7 @@ def submit_to_server(server: str, token: str, folder: Path, leagues: Sequence[st
     ``BotError`` for a bad bot.toml), uploads it to ``server`` with ``token``, then follows the
     submission: ``say`` gets our lines (status changes), ``log_say`` each new line of the build
     log and ``report_say`` of the check report, all escaped. Raises :class:`ServerError`."""
-    from .web.uploads import pack_folder
+    from .uploads import pack_folder
 
     base = _base_url(server)
     if not token:

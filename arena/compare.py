@@ -47,6 +47,9 @@ from .store import Store
 
 A_BETTER, B_BETTER, NO_DIFFERENCE, UNDECIDED = "A is better", "B is better", "no difference", "undecided"
 BUILTIN_GAMES = {"random": (), "heuristic": tuple(sorted(GAMES)), "search": tuple(sorted(GAMES))}  # (): every game
+# a comparison's, unless told (`arena compare`'s defaults): players per table, deals per match, and the
+# games after which it gives up undecided
+PLAYERS, DEALS, MAX_GAMES = 2, 4, 2000
 
 
 # -- the statistics ----------------------------------------------------------------------------
@@ -326,9 +329,10 @@ class Comparison:
                 **({"records": str(records)} if records else {})}
 
 
-def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *, players: int = 2,
+def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *, players: int = PLAYERS,
             design: Design | None = None, options: ScheduleOptions | None = None,
-            settings: dict[str, Any] | None = None, max_games: int = 2000, jobs: int = 1, play: Play = play_in_referee,
+            settings: dict[str, Any] | None = None, max_games: int = MAX_GAMES, jobs: int = 1,
+            play: Play = play_in_referee,
             on_cycle: Callable[[int, Sprt], None] | None = None,
             match_started: Callable[[MatchSpec], None] | None = None,
             match_ended: Callable[[MatchSpec, dict[str, Any]], None] | None = None) -> Comparison:
@@ -340,7 +344,7 @@ def compare(a: Contender, b: Contender, game: str, secret: str, out_dir: Path, *
     the evidence after each cycle (and when the test decides within one); ``match_started(spec)``
     and ``match_ended(spec, result)`` are called as each match starts and as it is counted, in
     the caller's thread."""
-    options = options or ScheduleOptions(deals=4)
+    options = options or ScheduleOptions(deals=DEALS)
     test = Sprt(design or Design())
     seats = lineup(a, b, players)
     cycles = max(1, max_games // (players * players * options.deals))

@@ -302,7 +302,7 @@ def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, co
     """One game of the check: a match of the bot and random built-in players on ``core``."""
     time = time_control if game.load else TimeControl(
         time_control.startup_ms, time_control.decision_ms * limits.CHECK_SLACK, time_control.bank_ms)
-    spec = MatchSpec(game=game.game, match_id=game.match_id, time=time, max_restarts=0,
+    spec = MatchSpec(game=game.game, match_id=game.match_id, time=time, max_restarts=limits.CHECK_RESTARTS,
                      shutdown_ms=limits.CHECK_SHUTDOWN_MS,
                      bots=(bot, *(BotSpec(f"random-{i}", builtin="random") for i in range(1, game.players))))
     out = folder / game.match_id

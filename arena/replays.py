@@ -13,7 +13,7 @@ decision pending.
 
 The full table (every seat's view at every step, and every event) exists only for a finished
 game; :func:`rebuild` also hides, when asked to (a game that is not public yet), what the
-other seats did. Who may see which is ``arena/web/access.py``'s to say.
+other seats did. Who may see which is ``arena/access.py``'s to say.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from referee import limits
 from referee.sandbox import docker_client
 from referee.textlog import printable
 
+from . import access
 from .accounts import Account
 from .bots import (
     BUILD_TIMEOUT,
@@ -109,18 +110,16 @@ def check_leagues(store: Store, config: BotConfig, leagues: Sequence[str]) -> No
 
 def check_may_submit(store: Store, account: Account, name: str) -> None:
     """Raises :class:`~arena.league.NotAllowed` unless ``account`` may submit a version of the
-    bot name ``name``: a new name, or one whose every version it may manage
-    (:func:`arena.web.access.may_manage_bot`: its own; a command-line bot's, the operator's, only
-    an admin's)."""
-    from .web.access import may_manage_bot
-
+    bot name ``name`` (:func:`arena.access.may_submit`: a new name, or one whose every version is
+    its own; a command-line bot's, the operator's, only an admin's)."""
     with store() as session:
-        owners = set(session.scalars(select(Bot.owner_id).where(Bot.name == name)))
-    for owner in owners:
-        if not may_manage_bot(account, owner):
-            whose = "the operator's (registered on the league's machine)" if owner is None else "another author's"
-            raise NotAllowed(f"the bot name {name!r} is {whose}: only its owner submits versions of it; "
-                             "pick another name")
+        versions = session.execute(select(Bot.owner_id).where(Bot.name == name).distinct()).all()
+    if not access.may_submit(account, versions):
+        refused = [v for v in versions if not access.may_submit(account, [v])]
+        operators = any(v.owner_id is None for v in refused)
+        whose = "the operator's (registered on the league's machine)" if operators else "another author's"
+        raise NotAllowed(f"the bot name {name!r} is {whose}: only its owner submits versions of it; "
+                         "pick another name")
 
 
 def _build(client: docker.DockerClient, config: BotConfig, build_say: Say,

@@ -15,7 +15,7 @@ at a game's end) is hidden in a hand in another copy, being played or still to b
 played again: a match whose referee failed, or whose run was stopped, starts again from its first
 game with the same deals). So the games of a league match are held back, but for their headers
 (the game, its deal's label, who sits where: told as each game begins), until the table's whole
-cycle is stored (``arena/league/cycles.py``: the web server's rule, ``arena/web/games.py``).
+cycle is stored (``arena/access.py``, asked as the public: the web server's rule too).
 Watching the cycle's last match, its games follow, in order, once it is stored; watching another,
 the watch ends when its match is stored, saying how much of the cycle is.
 
@@ -40,6 +40,7 @@ from referee.records import Record, RecordError, read_record
 from referee.spec import MatchSpec, SpecError, load_spec
 from referee.textlog import event_lines, printable, result_lines
 
+from . import access
 from .league import LeagueError, cycles, get_league, live
 from .league.status import match_name
 from .store import League, LiveMatch, Match, Store
@@ -159,10 +160,11 @@ def _stored(session: Any, slot: LeagueSlot) -> Match | None:
 
 
 def held(store: Store, slot: LeagueSlot) -> cycles.Cycle | None:
-    """The match's duplicate cycle, if it is not all stored: its games are held back until it is."""
+    """The match's duplicate cycle, if it is not all stored: its games are held back until the
+    public may see them (:func:`arena.access.may_see_table`: once it is)."""
     with store() as session:
         cycle = cycles.cycle_of(session, slot.league_id, slot.round, slot.table)
-    return None if cycle.complete else cycle
+    return None if access.may_see_table(None, access.Game(public=cycle.complete)) else cycle
 
 
 @dataclass

@@ -35,8 +35,8 @@ import uvicorn
 
 from arena.accounts import add_user
 from arena.store import open_store
+from arena.uploads import pack_folder
 from arena.web import WebSettings, create_app
-from arena.web.uploads import pack_folder
 from referee import limits
 
 from .common import Report, median

@@ -1,16 +1,11 @@
 """Where a match runs: by default the referee and all its bots share one CPU core.
 
-A match is a chain of hand-offs (the referee sends a request, one bot thinks and
-answers, the referee applies it), so only one of its processes has work at a time.
-Keeping them on one core makes every hand-off a local context switch. Spread over
-cores, each message wakes a thread on a core that has gone idle, which on virtual
-machines (such as these, whose idle cores halt at once) costs tens of microseconds a
-wake-up, several times per round trip. Pinning also keeps parallel matches from taking
-time from each other: a league with ``--jobs 2`` gives each match its own core.
-
-Bots follow the referee: local processes inherit its affinity, containers get it as
-their cpuset (see :func:`cpuset`). ``--cpu none`` (or ``ARENA_CPU=none``) leaves the
-scheduler free.
+A match is a chain of hand-offs, so only one of its processes has work at a time: on one core a
+hand-off is a local context switch, not the wake-up of an idle core (tens of microseconds on
+virtual machines), and parallel matches take no time from each other. Bots follow the referee
+(local processes inherit its affinity, containers get it as their cpuset: :func:`cpuset`);
+``--cpu none`` (or ``ARENA_CPU=none``) leaves the scheduler free. More: docs/sandbox.md ("One
+match, one core").
 """
 
 from __future__ import annotations

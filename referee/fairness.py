@@ -1,29 +1,12 @@
 """The seat that is thinking has its core.
 
-Every process of a match runs on one core (``referee/cpu.py``), so a bot that computes
-while another seat is thinking takes that seat's time: its think time grows, its bank
-drains, it may time out. The :class:`Guard` stops that.
-
-A thread of the guard reads each bot container's CPU time from its cgroup every 10 ms of
-a game's decisions, and takes off what the bot may have used on its own turns. A bot that uses
-more than a sliver of CPU while other seats are asked is *caught*: from then on, for the
-rest of the match, its container is frozen (the cgroup freezer) whenever it is not being
-asked, and thawed just before a request is sent to it, so it only ever computes on its
-own clock or between games. Being caught costs the bot nothing else; it is recorded in
-the match result (``caught``, ``off_turn_ms``) and ``arena match`` names it.
-
-Why not freeze every idle bot all the time? A freeze or a thaw of a container with a
-Python bot's dozen threads costs about 90 µs of the referee's time, twice per hand-off:
-about 40% more per round trip. Bots that sit idle while others think, which is all of
-them but the hostile ones, never pay that.
-
-What a bot can still take from another seat is bounded: the sliver (a reply's tail, a
-cycle collection) before it is caught, see :data:`WINDOW_SHARE`, :data:`BUDGET_S` and
-:data:`TAIL_S`; and what :class:`Guard` says of its own turns. The bound holds on a match
-pinned to one core (the default): with ``--cpu none`` a bot's processes run beside the
-thinking seat's on other cores, where freezing is slower to bite. Local-process seats
-run with the referee's own rights and are not watched (development only); in-process
-seats are Arena's own code.
+Every process of a match shares one core (``referee/cpu.py``), so a bot computing while another
+seat is asked would take that seat's time. The :class:`Guard` reads each bot container's CPU
+time from its cgroup every tick of a game's decisions; a bot that uses more than a sliver off
+its turns is *caught* (``caught``, ``off_turn_ms`` in the result), and from then on its container
+is frozen whenever it is not being asked. Idle bots are not all frozen because a freeze and a
+thaw cost about 40% more per round trip. The bound on what a bot can still take, and where it
+does not hold: docs/sandbox.md ("The seat that is thinking has its core").
 """
 
 from __future__ import annotations
@@ -155,16 +138,11 @@ class Guard:
     the decision failed), and :meth:`end_game` before the game's end is sent. Between
     games every bot runs freely: nobody is thinking then.
 
-    The hooks on a decision's path only note the time. A thread of its own reads the
-    containers' CPU time every :data:`TICK_S` and takes off what each may have used on its
-    own turns (their wall time, times the cores it may use). Measured on a container round
-    trip of about 400 µs, reading the CPU time at every turn instead added 20 µs, a timer on
-    the match's event loop 11 µs, this thread 2-5 µs (within the noise at a 10 ms tick).
-    On one core (the default) its CPU time is also read as each reply arrives (one read, a few
-    µs), so a turn's credit covers only what came before the reply: a bot that idled on its turn
-    and computed right after its reply took up to ×1.73 of the thinking seat's time, unseen.
-    What the credit for its own turns leaves a bot: moving the idle part of its turn, within
-    one tick, to just before it.
+    The hooks on a decision's path only note the time: a thread of its own, the cheapest way
+    measured, reads the containers' CPU time every :data:`TICK_S` and takes off what each may
+    have used on its own turns (their wall time, times the cores it may use). On one core (the
+    default) it is also read as each reply arrives, so a turn's credit covers only what came
+    before the reply. The figures: docs/sandbox.md ("The seat that is thinking has its core").
     """
 
     def __init__(self, seats: list[Any]) -> None:

@@ -1,45 +1,15 @@
 """What one process of a bot leaves for the next: nothing, not even in the host's caches.
 
-Every container of an image reads the same files on the host (the image's layers, shared by
-overlay2), so it shares their page cache, and the kernel's caches of their folders (dentries,
-negative ones too) and inodes, with every other container of that image, later ones included.
-A bot that loads or evicts chosen pages, or looks up chosen names, leaves marks there that its
-next process can read (``mincore()``, or the time a read or a lookup takes): enough to remember
-its hand until the rotation that replays it, which defeats the duplicate-deal rule. Between
-two plain ``docker run``s of one image, a 256-bit token came back 256 bits right by
-``mincore()``, 242-256 by read times and 239 by lookup times (tests/sandbox/test_memory.py).
-What closes it, together:
-
-- **Nothing a bot can evict** (``referee/init.c``): arena-init, the first process of every
-  container, adds a seccomp filter to the engine's under which ``posix_fadvise()`` and
-  ``madvise(MADV_COLD|MADV_PAGEOUT)`` do nothing and io_uring, ``cachestat()`` and
-  ``process_madvise()`` do not exist. (Eviction needs no rights on a file: a file descriptor
-  open for reading is enough.) What a bot can still do to those caches is add to them.
-- **What a bot added is taken back** (:class:`SeatCgroup`): the seat's containers run in a
-  cgroup of the seat's own (the engine's ``cgroup_parent``); whatever a container's processes
-  brought into the caches is charged to its memory cgroup, and handed to the seat's when the
-  container goes. After each container is removed, before the seat's next one starts, the
-  referee reclaims the seat's cgroup: the pages, dentries and inodes that the process loaded
-  go, and the caches are as they were before it started.
-- **So that nothing is left to add** (:func:`warm`): before a seat's first container starts, the
-  referee reads every page of the image's files that is not in the cache (once per image and
-  referee process, or every ten minutes when one referee process plays each match). Those
-  pages are charged to the referee, never reclaimed with a seat, so that a bot's start-up does
-  not read them from the disk each time (a container's own loads go with it). It also stats
-  every file, which puts their dentries and inodes in the cache.
-- **No ``mincore()``**: the kernel answers it, for a file's pages, only to a process that owns
-  the file or may write it. Each container runs as a user id of its own (:func:`own_user`,
-  random in a range no image's files use), and an image with a file that any user may write is
-  refused (:func:`file_problems`); the user id of Arena's bases (:data:`BUILD_UID`) is the
-  builds' only.
-
-A container started ahead of its turn must not run before its seat's previous one is removed and
-reclaimed: arena-init runs nothing of the bot's until the referee opens the reading end of the
-seat's output FIFO (``referee/output.py``), which is where to hold it.
-
-What is left is measured by tests/sandbox/test_memory.py (docs/writing-a-bot.md, "Memory across
-processes"): a token written into those caches by every means above reads back at chance
-level in the bot's next process, in the next rotation and in the next match.
+The containers of an image share the host's page, dentry and inode caches of its files, where a
+bot could leave marks for its next process and so remember a hand until its deal is replayed
+(between two plain ``docker run`` calls, a 256-bit token came back 239-256 bits right). Together
+these close it: arena-init's seccomp filter (``referee/init.c``) lets nothing be evicted; each seat's
+containers run in a :class:`SeatCgroup` that is reclaimed after each of them; :func:`warm` loads
+an image's files before a seat's first container, so nothing is left to add; and each container
+is a user of its own (:func:`own_user`; world-writable files refused: :func:`file_problems`), so
+``mincore()`` answers nothing. A container started ahead of its turn is held by its output FIFO
+(``referee/output.py``) until its seat's previous one is reclaimed. How, and what is left
+(chance level, tests/sandbox/test_memory.py): docs/sandbox.md ("Memory across processes").
 """
 
 from __future__ import annotations
@@ -61,6 +31,7 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, cast
 
 from .fairness import CGROUP_ROOT
 from .sockets import process_alive
@@ -219,7 +190,7 @@ def sweep_cgroups(alive: Iterable[int] = (), root: Path = CGROUP_ROOT) -> int:
     """Removes the seat cgroups of referees of this host that are no longer running (their
     containers removed first, by :func:`referee.sandbox.sweep`), except those of ``alive``
     pids. Returns how many."""
-    keep, found = set(alive), set()
+    keep, found = set(alive), set[str]()
     for hierarchy in ([root] if (root / "cgroup.controllers").exists() else [h for h in root.iterdir() if h.is_dir()]):
         with contextlib.suppress(OSError):
             found.update(p.name for p in hierarchy.glob(f"{SEAT_CGROUP_PREFIX}*"))
@@ -251,7 +222,7 @@ _LAYERS_LOCK = threading.Lock()
 PROBLEMS_SHOWN = 5
 
 
-def image_layers(image_attrs: dict) -> list[Path]:
+def image_layers(image_attrs: dict[str, Any]) -> list[Path]:
     """The host folders of an image's layers, top first (overlay2), or [] when the engine keeps
     them otherwise."""
     driver = image_attrs.get("GraphDriver") or {}
@@ -426,7 +397,7 @@ def _cached_pages(fd: int) -> int | None:
         if ctypes.get_errno() in (errno.ENOSYS, errno.EPERM):
             _HAS_CACHESTAT = False
         return None
-    return out.cache
+    return cast(int, out.cache)  # a c_uint64 field reads as an int
 
 
 def warm(folders: Iterable[Path], budget_s: float = 30.0) -> tuple[int, int]:

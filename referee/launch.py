@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .spec import MatchSpec, parse_spec
 
@@ -55,11 +55,11 @@ class MatchResult:
 
     @property
     def games(self) -> list[dict[str, Any]]:
-        return self.data["games"]
+        return cast(list[dict[str, Any]], self.data["games"])
 
     @property
     def totals(self) -> list[dict[str, Any]]:
-        return self.data["totals"]
+        return cast(list[dict[str, Any]], self.data["totals"])
 
 
 def launch(spec: MatchSpec, out_dir: Path, cpu: str | None = None, echo: bool = False) -> MatchResult:
@@ -129,7 +129,7 @@ def read_result(spec: MatchSpec, out_dir: Path) -> dict[str, Any]:
     if problem:
         raise RefereeFailed(f"the referee of {spec.match_id} wrote a result.json that cannot be read ({problem}); "
                             f"see {out_dir}")
-    return data
+    return cast(dict[str, Any], data)  # result_problem found none
 
 
 GAME_KEYS = {"index": int, "seed": int, "deal": str, "bots": list, "scores": list, "ranks": list, "failures": list,

@@ -15,6 +15,12 @@ STARTUP_MS = 10_000  # to start and say hello
 DECISION_MS = 1_000
 BANK_MS = 10_000  # per seat, per game
 MAX_RESTARTS = 2  # per bot and match: after that a dead bot stays dead (restart_limit)
+# to start and say hello in a league's matches (arena/league/schedule.py ``ScheduleOptions``, and
+# `arena compare`'s), whose bots are containers
+LEAGUE_STARTUP_MS = 15_000
+# the most a league created over the web may give (arena/web/leagues.py ``CreateLeague``)
+MAX_DECISION_MS = 600_000  # ten minutes
+MAX_BANK_MS = 3_600_000  # an hour
 
 # -- The conformance check (arena/conformance.py ``check_bot``: `arena bot check`, and every
 # submission). It plays one game per game and player count: at the smallest count at the time
@@ -24,6 +30,7 @@ MAX_RESTARTS = 2  # per bot and match: after that a dead bot stays dead (restart
 CHECK_STARTUP_MS = 15_000
 CHECK_SLACK = 5
 CHECK_SHUTDOWN_MS = 2_000  # to exit by itself with code 0
+CHECK_RESTARTS = 0  # a bot that dies during the check fails it: it is not started again
 
 # -- The wire (referee/transport.py): refused by gRPC beyond these.
 MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny
@@ -65,7 +72,7 @@ BOT_TOML_KB = 64  # the file
 BUILD_ARGS = 64  # [build] args: how many
 BUILD_ARG_CHARS = 4096  # of each of their values
 
-# -- Uploads (arena/web/uploads.py): a bot folder sent to an Arena server as a .tar.gz or a
+# -- Uploads (arena/uploads.py): a bot folder sent to an Arena server as a .tar.gz or a
 # .zip. Counted while the request is read and while the archive is unpacked (real bytes, not
 # what its headers say); over any of these, the upload is refused and nothing stays on disk.
 UPLOAD_MB = 20  # packed: the archive as sent

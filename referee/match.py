@@ -8,15 +8,10 @@ illegal action is marked with the reason; from then on the game's *fallback* (se
 game goes on. A dead bot is restarted before the next game, up to ``max_restarts``; a bot
 whose hello was refused sits out every game of the match.
 
-Fair play, as the referee keeps it:
-
-* No bot process is dealt the same deal twice (ACPC's duplicate rule): before a game
-  whose deal a bot's current process has already played, from any seat, the bot gets a
-  fresh process (a new container). A duplicate match is planned rotation by rotation
-  (``MatchSpec.rotation``), so that happens once per rotation; a league plans every game
-  of a match with a deal of its own, so it never happens there.
-* The seat that is thinking has its core: the :class:`~referee.fairness.Guard` freezes a
-  bot that computes while another seat is asked.
+Fair play, as the referee keeps it: no bot process is dealt the same deal twice (a bot gets a
+fresh process before a deal its current one has played, so once per rotation of a duplicate
+match, planned by ``MatchSpec.rotation``), and the :class:`~referee.fairness.Guard` keeps the
+thinking seat's core its own. Why and how: docs/sandbox.md.
 """
 
 from __future__ import annotations
@@ -30,7 +25,7 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import uvloop
 
@@ -188,7 +183,7 @@ class Match:
         tmp = self.out_dir / "result.json.tmp"
         tmp.write_text(text)
         tmp.replace(self.out_dir / "result.json")
-        return json.loads(text)
+        return cast(dict[str, Any], json.loads(text))
 
     # -- one game -------------------------------------------------------------------------------
     async def play_game(self, g: int) -> None:
@@ -351,7 +346,7 @@ class Match:
 
     def _version(self, b: int) -> str:
         seat = self.seats[b]
-        hello = getattr(seat, "hello", None)
+        hello: pb.Hello | None = getattr(seat, "hello", None)  # a gRPC seat's, once it said hello
         if hello is not None and hello.version:
             return hello.version
         return self.spec.bots[b].version or seat.version

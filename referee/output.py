@@ -1,17 +1,12 @@
 """A container's stdout and stderr: a FIFO of the seat's own, read by the referee, capped.
 
 arena-init (``referee/init.c``) points a bot's stdout and stderr at the FIFO ``output`` in the
-seat's folder (mounted read-only at /run/arena: a FIFO opens for writing there, and the bot can
-neither remove nor replace it), so nothing a bot writes goes through the Docker engine: its log
-driver did work on the host for every byte (8 MiB before each reply kept dockerd and containerd
-busy for 9.8 s of a 10 s match), and bounded only the disk.
-
-The referee keeps the first :data:`~referee.limits.LOG_CAP` bytes of a seat's output over the
-match in its log file (then a line saying the rest was cut), and past that reads at most
-:data:`~referee.limits.LOG_RATE` bytes a second, of which it keeps only the last
-:data:`~referee.transport.TAIL_BYTES` (what a crashed bot said last). A bot that writes faster
-fills the pipe (:data:`PIPE_BYTES`, charged to its own memory) and then waits in its writes, on
-its own clock: writing past the cap costs the bot, not the host.
+seat's folder, so nothing a bot writes goes through the Docker engine, whose log driver worked on
+the host for every byte. The referee keeps the first :data:`~referee.limits.LOG_CAP` bytes of a
+match, then reads at most :data:`~referee.limits.LOG_RATE` bytes a second and keeps only the last
+:data:`~referee.transport.TAIL_BYTES`: a bot that writes faster fills the pipe
+(:data:`PIPE_BYTES`) and waits in its writes, on its own clock. What the engine's log cost, and
+more: docs/sandbox.md ("A bot's output").
 """
 
 from __future__ import annotations

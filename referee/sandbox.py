@@ -1,49 +1,13 @@
 """Bots in Docker containers: the sandbox profile, the container seat, and the sweep.
 
-Every limit a bot runs under is in :class:`SandboxProfile`. The profile follows what
-trusted judges do (IOI isolate, Judge0, nsjail, Kaggle): no network; a read-only root
-with a small size-limited tmpfs for /tmp (ext4 here has no per-container quota, so
-writes are bounded by tmpfs and ``ulimit fsize``); memory equal to memory+swap (no
-swap, an OOM kill shows as ``OOMKilled``); one CPU, on the referee's own core when the
-referee is pinned (``referee/cpu.py``); a pids limit (not ``ulimit nproc``,
-which counts per user across the host); every capability dropped; no-new-privileges;
-a non-root user of its own for each container; a private IPC namespace with a tiny
-/dev/shm. The environment holds only ``ARENA_SOCKET`` and ``HOME`` besides what the image
-itself sets: nothing of the host's leaks in.
-
-Its first process is arena-init (``referee/init.c``, bind-mounted read-only from the host): it
-adds a seccomp filter to the engine's, sends the bot's stdout and stderr to a FIFO that the
-referee reads, capped (``referee/output.py``: nothing a bot writes goes through the engine),
-runs the image's program and reaps zombies. The containers of a seat run in a cgroup of the
-seat's own, which is reclaimed after each of them: what one process of a bot put in the host's
-caches is gone before its next one starts (``referee/isolation.py``).
-
-The seat's socket directory is bind-mounted read-only at /run/arena, so the bot can
-connect but cannot create, delete or replace anything there, and each container sees
-only its own socket. Containers live for a whole match and are removed (never just
-stopped) when it ends, fails or is killed: removing a container ends its whole cgroup,
-daemons included. Everything Arena starts is labelled, and :func:`sweep` removes what a
-dead referee left behind. Containers are always removed together with their anonymous volumes.
-
-The profile is Arena's, whatever the image says. ``docker create`` merges an image's settings
-into the container's; Arena honours only those that act inside the container's own sandbox:
-
-- ENTRYPOINT and CMD: the bot's program, which runs under this profile whatever it is;
-- ENV: the environment of the bot's own processes (Arena's ``ARENA_SOCKET`` and ``HOME`` win);
-- WORKDIR: a directory of its own read-only root;
-- LABEL: metadata (Arena's ``arena.*`` labels win, so the sweep still finds the container).
-
-None of these reaches past the container: no storage, process, port or host work comes of them.
-Everything else is overridden or refused at run time. USER is overridden by a user of the
-container's own; ENTRYPOINT and CMD run under arena-init. HEALTHCHECK is disabled (``NONE``):
-every check is an exec that dockerd, containerd and runc carry out on the host's CPU, outside
-the bot's core, as often as the image asks. A VOLUME is refused (``start_failed``): it would be
-writable storage beside the read-only root and the /tmp cap, left on the host after the match.
-EXPOSE does nothing without a network (and nothing is published), STOPSIGNAL nothing when every
-container is killed with SIGKILL, ONBUILD and SHELL nothing outside a later build. ``arena bot
-build`` and ``arena bot validate`` refuse all of :data:`REFUSED_SETTINGS` with a message naming
-the Dockerfile instruction, so an author learns it at once; the run-time checks are the defence
-for images that never went through them.
+:class:`SandboxProfile` holds every limit a bot's container runs under (its numbers are
+``referee/limits.py``'s): no network, a read-only root and a small /tmp, no swap, one core, a
+pids limit, no capabilities, a user of its own, and arena-init (``referee/init.c``) as its first
+process. The profile is Arena's whatever the image says: of an image's settings only ENTRYPOINT,
+CMD, ENV, WORKDIR and LABEL act, a health check is disabled and a volume refused
+(:data:`REFUSED_SETTINGS`, which builds refuse too). A container lives for its match (or rotation),
+is removed with its volumes, and :func:`sweep` removes what a dead referee left. Why each limit and
+setting, as trusted judges do it: docs/sandbox.md ("The container profile").
 """
 
 from __future__ import annotations
@@ -56,7 +20,7 @@ import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import docker
 import docker.errors
@@ -119,7 +83,7 @@ class SandboxProfile:
                 type="json-file", config={"max-size": self.log_max_size, "max-file": "1"}),
             "hostname": "bot",
             "stdin_open": False,
-            "healthcheck": {"test": ["NONE"]},  # whatever the image declares: see the module docstring
+            "healthcheck": {"test": ["NONE"]},  # whatever the image declares: docs/sandbox.md says why
         }
 
 
@@ -156,7 +120,7 @@ class NoDockerEngine(Exception):
     """No Docker engine answers; the message says how to start one."""
 
 
-def docker_client(timeout: float = 60) -> docker.DockerClient:
+def docker_client(timeout: int = 60) -> docker.DockerClient:
     """A new client of the Docker engine (``DOCKER_HOST``, else the local socket) that has
     answered a ping. ``timeout`` is each request's, in seconds. Its owner closes it; most
     code shares the process's own, :func:`client`."""
@@ -313,7 +277,7 @@ class ContainerSeat(GrpcSeat):
                           f"cannot create a container of {self.image}: {exc.explanation}") from None
         # The created container's own settings (its image's, merged), so no retag in between can
         # slip past. Of the refused settings only volumes would act here: the profile disables
-        # health checks, and ports, stop signals and build triggers do nothing (see above).
+        # health checks, and ports, stop signals and build triggers do nothing (docs/sandbox.md).
         config = dict(container.attrs.get("Config") or {})
         config["Volumes"] = {v: {} for v in config.get("Volumes") or {} if v != SOCKET_MOUNT}  # not ours
         refused = image_problems(config, keys=("Volumes",))
@@ -358,7 +322,8 @@ class ContainerSeat(GrpcSeat):
 
     def _engine_log_tail(self) -> bytes:
         try:  # a few lines more than shown: some may be empty
-            return self.container.logs(stdout=True, stderr=True, tail=4 * TAIL_LINES)[-TAIL_BYTES:]
+            logs: bytes = self.container.logs(stdout=True, stderr=True, tail=4 * TAIL_LINES)
+            return logs[-TAIL_BYTES:]
         except (docker.errors.APIError, requests.exceptions.RequestException):
             return b""
 
@@ -392,7 +357,7 @@ class ContainerSeat(GrpcSeat):
             self.container.reload()
         except docker.errors.NotFound:
             return None
-        return self.container.attrs.get("State", {})
+        return cast(dict[str, Any], self.container.attrs.get("State", {}))
 
     async def kill(self) -> None:
         container, self.container = self.container, None

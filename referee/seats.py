@@ -178,7 +178,8 @@ class BuiltinSeat(Seat):
     async def game_start(self, msg: pb.GameStart) -> None:
         self.strategy.start_game(start_info(self.match, msg))
 
-    async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
+    async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
+                     timeout: float, bank_left: float) -> Decision:
         t0 = time.perf_counter()
         self.strategy.time_left_ms, self.strategy.bank_left_ms = int(timeout * 1000), int(bank_left * 1000)
         action = self.strategy.decide(view, legal)
@@ -335,7 +336,8 @@ class GrpcSeat(Seat):
         except Failure as failure:
             raise await self._mark_dead(failure) from None
 
-    async def decide(self, view, legal, decision_id, timeout, bank_left) -> Decision:
+    async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
+                     timeout: float, bank_left: float) -> Decision:
         game = self.game
         view_kwargs, events = codec.view_kwargs(view)
         request = pb.RefereeMessage(decision={  # as a dict: built in place, where a message is copied
@@ -430,7 +432,7 @@ class ProcessSeat(GrpcSeat):
         super().__init__(name, version, socket_dir, log_path)
         self.command = command
         self.proc: asyncio.subprocess.Process | None = None
-        self.drain: asyncio.Task | None = None
+        self.drain: asyncio.Task[None] | None = None
         self.log_file: Any = None
         self.tail = bytearray()  # the end of its output (see drain_capped)
 
@@ -494,12 +496,13 @@ def group_peak_memory(group: int) -> int | None:
     summed, in bytes: what a local bot and the processes it started have held at most (each at its
     own moment, so it may be more than they held at once); None when no process of it is left."""
     total, found = 0, False
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    # not Path.glob: a process that ends while its folder is listed makes that raise ESRCH
+    for pid in [name for name in os.listdir("/proc") if name.isdigit()]:
         try:
-            text = stat.read_text()
+            text = Path(f"/proc/{pid}/stat").read_text()
             if int(text[text.rindex(")") + 2:].split()[2]) != group:  # fields: state, ppid, pgrp
                 continue
-            status = (stat.parent / "status").read_text()
+            status = Path(f"/proc/{pid}/status").read_text()
         except (OSError, ValueError):  # gone meanwhile
             continue
         for line in status.splitlines():

@@ -1,18 +1,11 @@
 """A match's socket folder: ``/tmp/arena-*/``, one sub-folder per seat, gone when its referee is.
 
-Each seat's Unix socket lives in a folder of its own (``seat<i>``, bind-mounted read-only into
-that seat's container: see ``referee/sandbox.py``) under the match's socket root. The root holds
-an ``owner`` file, the ``host:pid`` of its referee, and is removed on every way out:
-
-- the referee ends, or is stopped by a signal: :class:`SocketRoot` removes it;
-- the referee is killed with SIGKILL (or crashes): a watchdog, a shell started with the root in
-  a session of its own, reads a pipe that only the referee holds (never written) and removes the
-  root when the kernel closes it, that is when the referee is gone, however it went;
-- the watchdog is killed too (a whole cgroup killed, a host that stops), or the referee was killed
-  in the millisecond before its watchdog started: the next referee that starts, and
-  ``arena doctor``, remove the roots whose owner is not running (:func:`sweep`).
-
-The path stays short: a Unix socket's address is at most 107 bytes.
+Each seat's Unix socket lives in a folder of its own (``seat<i>``, mounted read-only into that
+seat's container: ``referee/sandbox.py``). The root names its referee in an ``owner`` file and is
+removed however the referee ends: by :class:`SocketRoot` on an end or a signal, by a watchdog
+shell when the referee is killed, by :func:`sweep` (the next referee, ``arena doctor``) when the
+watchdog went too. The path stays short: a Unix socket's address is at most 107 bytes. Each way
+out in detail: docs/sandbox.md ("A match's socket folder").
 """
 
 from __future__ import annotations

@@ -288,7 +288,7 @@ def _parse_plan(raw: Any, players: int) -> tuple[tuple[str, int], ...]:
     return tuple(plan)
 
 
-def _int(data: dict, key: str, default: int, minimum: int) -> int:
+def _int(data: dict[str, Any], key: str, default: int, minimum: int) -> int:
     value = data.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise SpecError(f"'{key}' must be an integer >= {minimum}, got {value!r}")

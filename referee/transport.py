@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import math
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, cast
 
 import grpc
 
@@ -40,7 +41,14 @@ def _parse_bot_message(data: bytes) -> pb.BotMessage | Garbage:
         return Garbage(f"undecodable message ({len(data)} bytes): {exc}")
 
 
-CLOSED = object()  # the stream ended
+class Closed(enum.Enum):
+    CLOSED = "closed"
+
+
+CLOSED: Final = Closed.CLOSED  # what the reader gets once the stream ended
+
+# The stream's server side: the bot's messages are read as BotMessage (or Garbage), the referee's written
+StreamContext = grpc.aio.ServicerContext[pb.BotMessage | Garbage, pb.RefereeMessage]
 
 
 class Connection:
@@ -59,12 +67,12 @@ class Connection:
     ``asyncio.timeout()``, costs about 20 µs a decision.
     """
 
-    def __init__(self, context: grpc.aio.ServicerContext) -> None:
+    def __init__(self, context: StreamContext) -> None:
         self.context = context
         self.loop = asyncio.get_running_loop()
         self.finished = asyncio.Event()
         self.open = True
-        self._waiter: asyncio.Task | None = None  # the task in a read or write, if any
+        self._waiter: asyncio.Task[Any] | None = None  # the task in a read or write, if any
         self._deadline = math.inf  # ... and the loop time it must be done by
         self._expired = False  # the watchdog cancelled the waiter
         self._timer: asyncio.TimerHandle | None = None
@@ -98,11 +106,11 @@ class Connection:
         finally:
             self._waiter = None
 
-    async def write(self, msg: Any, deadline: float) -> None:
+    async def write(self, msg: pb.RefereeMessage, deadline: float) -> None:
         """Writes one message (TimeoutError if the bot stops reading until ``deadline``)."""
         await self._within(self.context.write(msg), deadline)
 
-    async def next(self, deadline: float) -> Any:
+    async def next(self, deadline: float) -> pb.BotMessage | Garbage | Closed:
         """The bot's next message, or ``CLOSED``; TimeoutError if none before ``deadline``."""
         if not self.open:
             return CLOSED
@@ -115,7 +123,7 @@ class Connection:
         if msg is grpc.aio.EOF:
             self.open = False
             return CLOSED
-        return msg
+        return cast("pb.BotMessage | Garbage", msg)  # what _parse_bot_message made of it
 
     def finish(self) -> None:
         """Lets the stream's handler return, which ends the stream."""
@@ -178,7 +186,7 @@ class SeatServer:
         """The bot's stream (TimeoutError if none is opened within ``timeout`` seconds)."""
         return await asyncio.wait_for(asyncio.shield(self.stream), timeout)
 
-    async def _play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
+    async def _play(self, request_iterator: Any, context: StreamContext) -> None:
         if self.stream.done():
             if self.closing is None:  # not from here: stopping the server cancels this handler
                 self.closing = asyncio.ensure_future(self.server.stop(grace=None))

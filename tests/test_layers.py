@@ -1,14 +1,18 @@
-"""Who may import whom: the trusted side (referee/, arena/) never imports from sample_bots/; the
-protocol package, the engines and the Python bot kit import nothing of Arena's beyond themselves
-(the engines nothing at all but the standard library)."""
+"""Who may import whom, so that layers only point down: the trusted side (referee/, arena/) never
+imports from sample_bots/; the protocol package, the engines and the Python bot kit import nothing
+of Arena's beyond themselves (the engines nothing at all but the standard library); the referee
+imports nothing of arena/; nothing of arena/ outside arena/web imports the web server; and no
+module of arena/ imports itself through others (no import circle)."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,3 +89,130 @@ def test_the_kit_depends_on_the_protocol_and_the_engines_and_the_protocol_on_grp
     assert names("arena-protocol") == ["grpcio", "protobuf"]
     assert names("arena-games") == []
     assert {"arenabot", "arena-protocol", "arena-games"} <= set(names("arena"))
+
+
+def test_the_referee_imports_nothing_of_arena(tmp_path):
+    assert "arena" not in imports(ROOT / "referee")
+    loaded = import_all(["referee"], tmp_path)
+    assert "referee.match" in loaded and "referee.sandbox" in loaded
+    assert [name for name in loaded if name.split(".")[0] == "arena"] == []
+
+
+# -- the graph of arena's own modules -------------------------------------------------------------
+ARENA = ROOT / "arena"
+# The top layer that starts the server: `arena serve` (arena/cli/serve.py) imports the web app, its
+# settings and its uvicorn runner. Nothing else outside arena/web may.
+STARTS_THE_SERVER = {"arena.cli.serve"}
+# Import circles known and not broken yet, each as its sorted modules: none.
+KNOWN_CIRCLES: list[list[str]] = []
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@functools.cache
+def import_graph(package: Path = ARENA) -> dict[str, set[str]]:
+    """Each module of ``package`` -> the modules of it that it imports: at module level or in a
+    function alike (under ``if TYPE_CHECKING:`` too), relative imports resolved, and ``from pkg
+    import name`` counted as importing ``pkg.name`` when that is a module (else ``pkg``). Importing
+    ``pkg.mod`` counts as importing that module only, not ``pkg/__init__.py`` that Python runs first."""
+    files = {module_name(path): path for path in package.rglob("*.py")}
+    top = package.name
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else []))
+                else:
+                    base = node.module or ""
+                for alias in node.names:
+                    targets.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base)
+        graph[name] = {t for t in targets if t in files and t != name and t.split(".")[0] == top}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> Iterator[list[str]]:
+    """Each import circle: a strongly connected component of more than one module (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+
+    def visit(module: str) -> Iterator[list[str]]:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                yield from visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                yield sorted(component)
+
+    for module in sorted(graph):
+        if module not in index:
+            yield from visit(module)
+
+
+def a_circle(graph: dict[str, set[str]], component: list[str]) -> list[str]:
+    """One path around ``component``, from its first module back to it: a -> b -> ... -> a."""
+    start, members = component[0], set(component)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:  # breadth first: the shortest way back
+        module = queue.pop(0)
+        for target in sorted(graph[module] & members):
+            if target == start:
+                return [*paths[module], start]
+            if target not in paths:
+                paths[target] = [*paths[module], target]
+                queue.append(target)
+    raise AssertionError(f"{component} is no circle")
+
+
+def test_the_import_graph_is_read_as_python_resolves_it():
+    graph = import_graph()
+    assert "arena.web.games" in graph["arena.web.app"]  # from . import bots, games, ...
+    assert "arena.league.cycles" in graph["arena.web.games"]  # from ..league import cycles, get_league, live
+    assert "arena.league" in graph["arena.web.games"]  # get_league is the package's
+    assert "arena.access" in graph["arena.league"]  # from .. import access, in an __init__.py
+    assert "arena.uploads" in graph["arena.client"]  # inside a function
+    circle = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert list(circles(circle)) == [["a", "b", "c"]]
+    assert a_circle(circle, ["a", "b", "c"]) == ["a", "b", "c", "a"]
+
+
+def test_arena_has_no_import_circle():
+    graph = import_graph()
+    found = [component for component in circles(graph) if component not in KNOWN_CIRCLES]
+    assert found == [], "import circles: " + "; ".join(
+        f"{' -> '.join(a_circle(graph, c))} (the circle holds {', '.join(c)})" for c in found)
+
+
+def test_nothing_outside_the_web_server_imports_it():
+    graph = import_graph()
+    outside = {f"{module} -> {', '.join(sorted(t for t in targets if t.split('.')[:2] == ['arena', 'web']))}"
+               for module, targets in graph.items()
+               if module.split(".")[:2] != ["arena", "web"] and module not in STARTS_THE_SERVER
+               and any(t.split(".")[:2] == ["arena", "web"] for t in targets)}
+    assert outside == set()
+    assert "arena.web" in graph["arena.cli.serve"]  # the one that may, and does
+    for folder in ("referee", "games", "kits", "protos"):
+        assert "arena" not in imports(ROOT / folder)

@@ -190,7 +190,7 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
 def submit_remotely(path: Path, server: str, token: str, leagues: tuple[str, ...], retire_previous: bool,
                     quiet: bool) -> None:
     from ..client import ServerError, submit_to_server
-    from ..web.uploads import UploadRefused
+    from ..uploads import UploadRefused
 
     try:
         followed = submit_to_server(server, token, path, leagues, retire_previous, say=click.echo,

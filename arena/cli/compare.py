@@ -15,7 +15,7 @@ from referee.textlog import printable
 from .. import compare as comparing
 from ..league.schedule import ScheduleOptions
 from .completion import complete_bots
-from .options import GAME, parse_settings, quiet_option, user_errors
+from .options import GAME, parse_settings, quiet_option, time_options, user_errors
 from .progress import Progress, table
 
 
@@ -23,23 +23,23 @@ from .progress import Progress, table
 @click.argument("bot_a", shell_complete=complete_bots)
 @click.argument("bot_b", shell_complete=complete_bots)
 @click.option("--game", type=GAME, default=None, help="Default: the one game both bots play.")
-@click.option("--players", default=2, show_default=True, type=click.IntRange(min=2),
+@click.option("--players", default=comparing.PLAYERS, show_default=True, type=click.IntRange(min=2),
               help="Players per table; for more than 2 the seats hold A, B, A, B, ... (each seat its own process).")
-@click.option("--deals", default=4, show_default=True, type=click.IntRange(min=1),
+@click.option("--deals", default=comparing.DEALS, show_default=True, type=click.IntRange(min=1),
               help="Deals per match: a match is players x deals games, a cycle players matches.")
-@click.option("--alpha", default=0.05, show_default=True, help="P(declaring a difference when there is none).")
-@click.option("--beta", default=0.05, show_default=True, help="P(missing a difference of delta).")
-@click.option("--delta", default=0.1, show_default=True,
+@click.option("--alpha", default=comparing.Design.alpha, show_default=True,
+              help="P(declaring a difference when there is none).")
+@click.option("--beta", default=comparing.Design.beta, show_default=True, help="P(missing a difference of delta).")
+@click.option("--delta", default=comparing.Design.delta, show_default=True,
               help="The difference to find, in expected score per deal (x: 1 win, 1/2 tie, 0 loss).")
-@click.option("--max-games", default=2000, show_default=True, type=click.IntRange(min=1),
+@click.option("--max-games", default=comparing.MAX_GAMES, show_default=True, type=click.IntRange(min=1),
               help="Stop undecided rather than play more games than this (whole cycles, at least one).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1), help="Matches at once.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Development only: deal from this public seed, reproducibly, and so guessably by any bot. "
                    "Default: a fresh secret.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting.")
-@click.option("--decision-ms", default=1000, show_default=True, help="Per-decision time limit.")
-@click.option("--bank-ms", default=10000, show_default=True, help="Per-game time bank.")
+@time_options()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Where records go (default: runs/compare-<time>).")
 @click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",

@@ -12,9 +12,25 @@ from referee.textlog import printable
 from ..league import all_leagues, create_league, join_league
 from ..league.executor import MatchJob
 from ..league.runner import run_league
-from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
+from ..league.schedule import (
+    DEFAULT_SCHEDULE,
+    FAILURE_POLICIES,
+    FailurePolicy,
+    Format,
+    ScheduleOptions,
+    games_per_match,
+)
 from .completion import complete_bots, complete_leagues
-from .options import CELERY_JOBS, GAME, executor_options, parse_settings, quiet_option, user_errors, with_store
+from .options import (
+    CELERY_JOBS,
+    GAME,
+    executor_options,
+    parse_settings,
+    quiet_option,
+    time_options,
+    user_errors,
+    with_store,
+)
 from .output import console, echo_json, iso, json_option, print_table
 from .progress import Progress, table
 
@@ -32,12 +48,12 @@ def create_options(command):
         click.option("--game", required=True, type=GAME),
         click.option("--players", required=True, type=int, help="Players per table."),
         click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting of the game."),
-        click.option("--deals", default=1, show_default=True,
+        click.option("--deals", default=DEFAULT_SCHEDULE.deals, show_default=True,
                      help="Games per match = DEALS x players; each deal is played in every rotation over a cycle "
                           "of players matches."),
-        click.option("--decision-ms", default=1000, show_default=True),
-        click.option("--bank-ms", default=10_000, show_default=True),
-        click.option("--failures", type=click.Choice(FAILURE_POLICIES), default="last", show_default=True,
+        time_options(),
+        click.option("--failures", type=click.Choice(FAILURE_POLICIES), default=DEFAULT_SCHEDULE.failures,
+                     show_default=True,
                      help="last: a failed seat ranks last and the game is rated; exclude: games with a failure "
                           "are not rated."),
     ]):
@@ -45,8 +61,8 @@ def create_options(command):
     return command
 
 
-def create_from_options(store, format: str, name: str, game: str, players: int, overrides: tuple[str, ...],
-                        deals: int, decision_ms: int, bank_ms: int, failures: str) -> ScheduleOptions:
+def create_from_options(store, format: Format, name: str, game: str, players: int, overrides: tuple[str, ...],
+                        deals: int, decision_ms: int, bank_ms: int, failures: FailurePolicy) -> ScheduleOptions:
     """Creates the league of :func:`create_options`' values, in ``format``; its options."""
     try:
         options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, failures=failures,

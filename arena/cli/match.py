@@ -9,11 +9,11 @@ from pathlib import Path
 
 import click
 
-from referee import launch
+from referee import launch, limits
 from referee.spec import SpecError, new_secret, parse_spec
 from referee.textlog import printable
 
-from .options import GAME, parse_settings, user_errors
+from .options import GAME, parse_settings, time_options, user_errors
 from .output import echo_json, table_text
 
 
@@ -47,9 +47,7 @@ def parse_bot(value: str) -> dict:
               help="Development only: deal from this public seed, reproducibly, and so guessably by any bot. "
                    "Default: a fresh secret (kept in the records).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="A [house] setting.")
-@click.option("--decision-ms", default=1000, show_default=True, help="Per-decision time limit.")
-@click.option("--bank-ms", default=10000, show_default=True, help="Per-game time bank.")
-@click.option("--startup-ms", default=10000, show_default=True, help="Time to connect and say hello.")
+@time_options(startup_ms=limits.STARTUP_MS)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Where records go (default: runs/match-<time>).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

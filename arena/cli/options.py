@@ -90,6 +90,31 @@ def quiet_option(command):
                         )(command)
 
 
+def time_options(startup_ms: int | None = None):
+    """``--decision-ms`` and ``--bank-ms``, and with a ``startup_ms`` default ``--startup-ms``: the
+    time control of ``arena match``, ``arena compare``, ``arena league create`` and ``arena ladder
+    create``, passed on as ``decision_ms``, ``bank_ms`` (and ``startup_ms``). The defaults are
+    referee/limits.py's; the bounds the referee's (a decision and a start take some time, a bank may be 0)."""
+    from referee import limits
+
+    options = [
+        click.option("--decision-ms", type=click.IntRange(min=1), default=limits.DECISION_MS, show_default=True,
+                     help="Per-decision time limit."),
+        click.option("--bank-ms", type=click.IntRange(min=0), default=limits.BANK_MS, show_default=True,
+                     help="Per-game time bank."),
+    ]
+    if startup_ms is not None:
+        options.append(click.option("--startup-ms", type=click.IntRange(min=1), default=startup_ms, show_default=True,
+                                    help="Time to connect and say hello."))
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 EXECUTORS = ("local", "celery")
 CELERY_JOBS = 16  # matches queued at once for the workers, unless --jobs says otherwise
 

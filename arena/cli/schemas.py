@@ -19,6 +19,8 @@ import sys
 from datetime import datetime
 from typing import Any
 
+from ..league.schedule import FORMATS
+
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -120,7 +122,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "league list": _list(_obj(
         "One league or ladder.",
         name=_t("string", "the league's name"),
-        format=_t("string", "a round robin, or a ladder that plays without end", enum=["round-robin", "ladder"]),
+        format=_t("string", "a round robin, or a ladder that plays without end", enum=list(FORMATS)),
         game=_t("string", "the game's name"),
         players=_t("integer", "players per table", minimum=1),
         settings=_t("object", "the game's settings, complete"),
@@ -138,7 +140,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "league": _t("string", "the league's name"),
             "game": _t("string", "the game's name"),
             "players": _t("integer", "players per table", minimum=1),
-            "format": _t("string", "a round robin, or a ladder", enum=["round-robin", "ladder"]),
+            "format": _t("string", "a round robin, or a ladder", enum=list(FORMATS)),
             "games_per_match": _t("integer", "players x deals", minimum=1),
             "now": _time("when the status was read"),
             "last_run": {"type": ["object", "null"], "required": ["at"], "additionalProperties": False,

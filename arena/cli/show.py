@@ -9,6 +9,7 @@ import click
 
 from referee.textlog import printable
 
+from .. import access
 from ..league import BotRef
 from ..league.cycles import Cycle
 from ..league.results import StoredGame, stored_game, stored_match
@@ -83,7 +84,8 @@ def show_game(game_id: int, log: bool, as_json: bool, store) -> None:
 
 
 def _open_cycle(cycle: Cycle) -> None:
-    if not cycle.complete:
+    """The operator sees everything here; what the public may not see yet is said so."""
+    if not access.may_see_table(None, access.Game(public=cycle.complete)):
         click.echo(f"not public yet: its {cycle.describe()}. Its other matches deal these cards in other seats: "
                    "`arena serve` and `arena watch` hide its games until the whole cycle is stored; do not publish "
                    "them before")

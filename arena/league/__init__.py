@@ -20,9 +20,10 @@ from sqlalchemy import select, update
 from arena_games import GameError, get_game
 from referee.spec import SpecError, check_secret, new_secret
 
+from .. import access
 from ..store import Bot, Entry, ImageArchive, League, Store, User
 from ..store.models import now
-from .schedule import ScheduleOptions
+from .schedule import DEFAULT_SCHEDULE, ScheduleOptions
 
 if TYPE_CHECKING:
     from ..accounts import Account
@@ -117,17 +118,15 @@ def register_bot(store: Store, *, name: str, version: str, image: str, image_dig
 
 
 def retire_bot(store: Store, bot_id: int, account: Account | None) -> Bot:
-    """Retires bot ``bot_id`` for ``account``, who must be allowed to manage it
-    (:func:`arena.web.access.may_manage_bot`: its owner; for a bot of the command line, an
-    admin), else :class:`NotAllowed`. A retired bot keeps its games and ratings and plays no new
-    match. Retiring a retired bot changes nothing. Returns the bot."""
-    from ..web.access import may_manage_bot  # the one place that says who may
-
+    """Retires bot ``bot_id`` for ``account``, who must be allowed to
+    (:func:`arena.access.may_retire`: its owner; for a bot of the command line, an admin), else
+    :class:`NotAllowed`. A retired bot keeps its games and ratings and plays no new match.
+    Retiring a retired bot changes nothing. Returns the bot."""
     with store() as session, session.begin():
         bot = session.get(Bot, bot_id)
         if bot is None:
             raise LeagueError(f"no bot with id {bot_id}")
-        if not may_manage_bot(account, bot.owner_id):
+        if not access.may_retire(account, bot):
             raise NotAllowed(f"only the owner of {bot.label} may retire it")
         if bot.retired_at is None:
             bot.retired_at = now()
@@ -179,7 +178,7 @@ class LeagueSummary:
     game: str
     players: int
     entrants: list[str]  # name@version of each bot entered
-    format: str = "round-robin"  # or "ladder": see ScheduleOptions.format
+    format: str = DEFAULT_SCHEDULE.format  # or "ladder": see ScheduleOptions.format
     settings: dict[str, Any] = field(default_factory=dict)  # the game's, complete
     schedule: dict[str, Any] = field(default_factory=dict)  # ScheduleOptions.to_dict(): never the secret
     created_at: datetime | None = None

@@ -12,9 +12,10 @@ robin run to a number of rounds that is not a multiple of k) stays hidden.
 
 Hidden means: to everyone but each seat's owner, for that seat (what the referee sent it), the
 game's views, events, actions, think times, length and result (docs/leagues.md, "Who sees what
-before a cycle is stored"). The web server (``arena/web/games.py``; the bot pages through
-``stats.py``), ``arena watch`` (``arena/watch.py``) and ``arena bundle`` (``arena/bundle.py``)
-all ask here.
+before a cycle is stored"; who sees what is ``arena/access.py``'s to say). The web server
+(``arena/web/games.py``; the bot pages through ``stats.py``), ``arena watch``
+(``arena/watch.py``), ``arena bundle`` (``arena/bundle.py``) and ``arena show`` ask here whether
+a cycle is all stored, then ask ``arena/access.py`` what that lets whom see.
 """
 
 from __future__ import annotations

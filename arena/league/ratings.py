@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 import trueskill
 
+from .schedule import DEFAULT_SCHEDULE, FailurePolicy
+
 # Defaults of the trueskill package (mu 25, sigma 25/3, beta sigma/2, tau sigma/100, draw
 # probability 0.10). Its float backend is ~10x faster than mpmath and agrees with it to ~1e-6;
 # on the lopsided updates where floats overflow, :func:`_rate_game` falls back to mpmath.
@@ -41,7 +43,7 @@ class BotRating:
         return self.mu - 3 * self.sigma
 
 
-def rate(games: Iterable[RatedGame], failures: str = "last",
+def rate(games: Iterable[RatedGame], failures: FailurePolicy = DEFAULT_SCHEDULE.failures,
          history: list[tuple[int, int, int, float, float]] | None = None,
          start: dict[int, BotRating] | None = None, first_seq: int = 0) -> dict[int, BotRating]:
     """Ratings by bot id after ``games`` (already in rating order).

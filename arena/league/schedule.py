@@ -20,26 +20,33 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any
+from typing import Any, Literal, get_args
 
+from referee import limits
 from referee.spec import derive_secret
 
-FAILURE_POLICIES = ("last", "exclude")
-FORMATS = ("round-robin", "ladder")
+# what a league may be told: the CLI's choices and the API's schema are built from these
+FailurePolicy = Literal["last", "exclude"]
+FAILURE_POLICIES: tuple[FailurePolicy, ...] = get_args(FailurePolicy)
+Format = Literal["round-robin", "ladder"]
+FORMATS: tuple[Format, ...] = get_args(Format)
 
 
 @dataclasses.dataclass(frozen=True)
 class ScheduleOptions:
+    """A league's options. Its defaults are every league's: the CLI's and the web's are built from
+    :data:`DEFAULT_SCHEDULE`, the limits on a bot from referee/limits.py."""
+
     deals: int = 1  # games per match = deals x players; each deal is played in all rotations over a cycle
-    decision_ms: int = 1000
-    bank_ms: int = 10_000
-    startup_ms: int = 15_000
-    max_restarts: int = 2
-    failures: str = "last"
+    decision_ms: int = limits.DECISION_MS
+    bank_ms: int = limits.BANK_MS
+    startup_ms: int = limits.LEAGUE_STARTUP_MS
+    max_restarts: int = limits.MAX_RESTARTS
+    failures: FailurePolicy = "last"
     """How a game with a failed seat counts in the ratings: ``last`` (the failed seat
     ranks last, as the referee ranked it, and the game is rated like any other) or
     ``exclude`` (games in which any seat failed are not rated at all)."""
-    format: str = "round-robin"
+    format: Format = "round-robin"
     """``round-robin`` (``arena league run``: every table, round by round) or ``ladder``
     (``arena ladder run``: without end, each table picked by matchmaking.py)."""
 
@@ -58,6 +65,9 @@ class ScheduleOptions:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+DEFAULT_SCHEDULE = ScheduleOptions()
 
 
 @dataclasses.dataclass(frozen=True)

@@ -33,7 +33,7 @@ from ..store import Bot
 from .matchmaking import Candidate, pick_table
 from .ratings import ENV, BotRating, RatedGame, rate
 from .runner import match_spec
-from .schedule import FORMATS, ScheduleOptions, Slot, schedule
+from .schedule import FORMATS, Format, ScheduleOptions, Slot, schedule
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ class SimLeague:
     arguments (to try a policy's parameters).
     """
 
-    def __init__(self, game: str, players: int, bots: Sequence[SimBot], format: str, seed: int = 0,
+    def __init__(self, game: str, players: int, bots: Sequence[SimBot], format: Format, seed: int = 0,
                  deals: int = 1, settings: dict[str, Any] | None = None, **pick: Any) -> None:
         if format not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
@@ -199,7 +199,7 @@ class SimLeague:
                 yield Slot(round=cycle * k + j, table=table)
 
 
-def simulate(game: str, players: int, bots: Sequence[SimBot], format: str, games: int, seed: int = 0,
+def simulate(game: str, players: int, bots: Sequence[SimBot], format: Format, games: int, seed: int = 0,
              deals: int = 1, settings: dict[str, Any] | None = None,
              stop: Callable[[list[Point]], bool] | None = None, **pick: Any) -> list[Point]:
     """The trajectory of a :class:`SimLeague` (same arguments) until at least ``games`` games

@@ -9,9 +9,10 @@ The numbers come from the stored games (:func:`league_games`), except the rating
 is what the last :func:`~arena.league.standings.rebuild_ratings` stored.
 
 **Open cycles** (``cycles.py``): what is told per game or per match, the rating history's points
-and the recent matches, leaves out the games of duplicate cycles not all stored (they show the
-web's public, and a game's result narrows a deal still to be played); the totals, head to head
-and failure counts sum every stored game, as the leaderboard and the ratings do.
+and the recent matches, leaves out the games of duplicate cycles not all stored (the public may
+not see their results, ``arena/access.py``: a game's result narrows a deal still to be played);
+the totals, head to head and failure counts sum every stored game, as the leaderboard and the
+ratings do.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, select
 
+from .. import access
 from ..store import Bot, Game, Match, RatingHistory, Store
 from . import get_league
 from .cycles import complete_cycles, cycle_number
@@ -92,7 +94,9 @@ class LeagueGames:
                     t.failed += 1
                     t.reasons[reason] += 1
         complete = complete_cycles((m.round, m.table) for m in matches.values())
-        hidden = frozenset(m.id for m in matches.values() if (m.table, cycle_number(m.round, m.table)) not in complete)
+        # what a bot page tells per game, it tells everyone: the results the public may see
+        hidden = frozenset(m.id for m in matches.values() if not access.may_see_result(
+            None, access.Game(public=(m.table, cycle_number(m.round, m.table)) in complete)))
         return cls(matches, games, by_bot, totals, hidden)
 
 

@@ -1,18 +1,24 @@
 """``arena serve``: the web leaderboard, bot pages, replays and submissions, on the league store.
 
 One ASGI app (FastAPI, server-rendered Jinja2 pages, a little JavaScript); every page has a
-JSON twin under ``/api/v1/`` (``docs/api.md``). The app is made by :func:`create_app`; each
-area is one module with its pages and its API side by side:
+JSON twin under ``/api/v1/`` (``docs/api.md``). The app is made by :func:`create_app`
+(``app.py``, the only module that imports the areas); each area is one module with its pages and
+its API side by side:
 
-- ``auth.py``: who is asking (session cookie or API token), sign in and out, CSRF and Origin;
-- ``throttle.py``: the sign-in and token throttles, the cap on password checks;
+- ``signin.py``: signing in and out;
 - ``leagues.py``: leagues, leaderboards, and the admin's league commands;
 - ``bots.py``: bot pages (rating history, head to head, failures), retiring a bot;
 - ``games.py``: matches, games, the replay viewer, live games, captured output;
-- ``submissions.py`` (and ``uploads.py``): bot uploads, built and checked in the background;
-- ``settings.py``: the server's settings; ``server.py``: uvicorn, with its limits on requests.
+- ``submissions.py`` (and ``receiving.py``): bot uploads, built and checked in the background.
 
-Who may see what (hidden cards, a bot's output) is decided in one place: ``access.py``.
+Beneath them: ``answers.py`` (pages, the API's prefix, times in answers), ``auth.py`` (who is
+asking: session cookie or API token; CSRF and Origin), ``throttle.py`` (the sign-in and token
+throttles, the cap on password checks), ``quotas.py``, ``charts.py``, ``ids.py``;
+``settings.py``: the server's settings; ``server.py``: uvicorn, with its limits on requests.
+
+Who may see and do what (hidden cards, a bot's output, retiring) is the platform's rule, decided
+in one place beneath the web: ``arena/access.py``. Nothing outside this package imports it but
+``arena serve`` (``arena/cli/serve.py``), which starts it.
 """
 
 from __future__ import annotations

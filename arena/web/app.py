@@ -1,30 +1,32 @@
-"""The ASGI app: settings, templates, security headers, errors, and the areas' routers."""
+"""The ASGI app: settings, templates, security headers, errors, and the areas' routers (this module
+alone imports them)."""
 
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from urllib.parse import quote
 
 import jinja2
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import access
 from ..league import LeagueError, NotAllowed
 from ..store import Store
-from . import auth, bots, games, leagues, submissions
+from . import bots, games, leagues, signin, submissions
+from .answers import API, is_api, render
 from .auth import NotSignedIn
 from .settings import WebSettings
 from .throttle import Guard
 
 HERE = Path(__file__).parent
-API = "/api/v1"
 
 # No inline script or style anywhere: a name or a log that slipped past escaping still cannot run.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -60,6 +62,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     app.state.guard = Guard(settings.throttles, settings.sign_in_concurrency)
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                      undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    environment.globals["may_manage_leagues"] = access.may_manage_leagues  # the admin's forms
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -69,7 +72,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
             return JSONResponse({"detail": "sign in: send an API token (Authorization: Bearer ...)"},
                                 status_code=401, headers={"WWW-Authenticate": "Bearer"})
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        return RedirectResponse(f"/login?next={_quote(target)}", status_code=303)
+        return RedirectResponse(f"/login?next={quote(target, safe='/')}", status_code=303)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -114,7 +117,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (auth, leagues, bots, games, submissions):
+    for module in (signin, leagues, bots, games, submissions):
         app.include_router(module.router)
     return app
 
@@ -143,25 +146,3 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-def is_api(request: Request) -> bool:
-    return request.url.path.startswith(API)
-
-
-def _quote(path: str) -> str:
-    from urllib.parse import quote
-
-    return quote(path, safe="/")
-
-
-def render(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
-    """A page: ``template`` with ``context``, plus who is asking (``account``) for the header."""
-    from .auth import identify
-
-    try:
-        account = identify(request)
-    except HTTPException:
-        account = None
-    return request.app.state.templates.TemplateResponse(
-        request, template, {"account": account, **context}, status_code=status_code)

@@ -20,17 +20,17 @@ from markupsafe import Markup
 from pydantic import BaseModel, Field
 from sqlalchemy import bindparam, select
 
+from .. import access
 from ..accounts import Account
 from ..bots import AUTHOR_CHARS
 from ..league import NotAllowed, retire_bot
 from ..league.standings import standings
 from ..league.stats import bot_in_league
 from ..store import Bot, Entry, League, User
-from . import access
+from .answers import API, Moment, render
 from .auth import SignedIn, Viewer
 from .charts import rating_chart
 from .ids import Id
-from .leagues import Moment
 
 router = APIRouter()
 RECENT = 10  # matches on a bot page
@@ -240,7 +240,7 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
     return out, bot, html
 
 
-@router.get("/api/v1/bots/{bot_id}", tags=["bots"], response_model=BotOut)
+@router.get(API + "/bots/{bot_id}", tags=["bots"], response_model=BotOut)
 def api_bot(request: Request, bot_id: Id, league: str | None = None) -> Response:
     """A bot version: its details, its standing in each league it entered, and, for ``league``
     (by default the one it has played most in), its rating history, head to head against every
@@ -249,7 +249,7 @@ def api_bot(request: Request, bot_id: Id, league: str | None = None) -> Response
     return Response(bot_page_data(request, bot_id, league)[0].model_dump_json(), media_type="application/json")
 
 
-@router.post("/api/v1/bots/{bot_id}/retire", tags=["bots"])
+@router.post(API + "/bots/{bot_id}/retire", tags=["bots"])
 def api_retire(request: Request, account: SignedIn, bot_id: Id) -> Retired:
     """Retires the bot (its owner only; an admin for a bot registered on the command line): it
     plays no new match; its games and ratings stay."""
@@ -266,12 +266,10 @@ def _retire(request: Request, account: Account, bot_id: int) -> Bot:
 
 @router.get("/bots/{bot_id}", include_in_schema=False)
 def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
-    from .app import render
-
     data, bot, details = bot_page_data(request, bot_id, league)
     return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
-                                        and access.may_manage_bot(account, bot.owner_id)})
+                                        and access.may_retire(account, bot)})
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)

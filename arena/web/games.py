@@ -9,7 +9,7 @@
   like a stored game's, under ``/leagues/{name}/live/{round}/{table}/games/{index}``;
 - ``/api/v1/matches/{id}/output/{bot_index}``: what a bot printed in a match, to its owner only.
 
-Hidden information: who may see what is ``access.py``'s. A game is public for it once it has
+Hidden information: who may see what is ``arena/access.py``'s. A game is public for it once it has
 ended *and* its table's whole duplicate cycle is stored (``arena/league/cycles.py``: the k
 matches of a cycle deal the same cards, rotated, so a game of a cycle not all stored shows the
 hands a match still to be played will deal). A game being played is never public: even once
@@ -37,16 +37,15 @@ from referee.records import RecordError, read_record
 from referee.spec import SpecError, load_spec
 from referee.textlog import format_score
 
-from .. import replays
+from .. import access, replays
 from ..accounts import Account
 from ..league import cycles, get_league, live
 from ..store import Bot, Game, League, LiveMatch, Match, User
-from . import access
+from .answers import API, render
 from .auth import Viewer
 from .ids import Id, Number
 
 router = APIRouter()
-API = "/api/v1"
 PRIVATE = {"cache-control": "private, no-store"}  # an answer with a seat's cards or a bot's output
 
 # A view's table shows each game's first fields (its GameSpec's view_first: a seat's own cards, then
@@ -77,7 +76,7 @@ class GameInfo:
     record: Path
     seats: list[SeatInfo]
     over: bool
-    public: bool  # over, and its whole duplicate cycle stored: access.py's "public"
+    public: bool  # over, and its whole duplicate cycle stored: arena/access.py's "public"
     cycle: cycles.Cycle
     scores: list[int] | None = None
     ranks: list[int] | None = None
@@ -100,18 +99,18 @@ class GameInfo:
     def names(self) -> list[str]:
         return [s.bot.label for s in self.seats]
 
-    def owner_id(self, seat: int) -> int | None:
-        return self.seats[seat].bot.owner_id
+    def subject(self) -> access.Game:
+        return access.Game(self.public, [s.bot for s in self.seats])
 
     def may_see(self, account: Account | None, seat: int) -> bool:
-        return access.may_see_seat(account, self.public, self.owner_id(seat))
+        return access.may_see_seat(account, self.subject(), seat)
 
-    def may_see_table(self) -> bool:
-        return access.may_see_table(self.public)
+    def may_see_table(self, account: Account | None) -> bool:
+        return access.may_see_table(account, self.subject())
 
     def told(self, account: Account | None) -> bool:
         """Whether the asker is told the game's length, and once it is over its result."""
-        return access.may_see_result(account, self.public, (s.bot.owner_id for s in self.seats))
+        return access.may_see_result(account, self.subject())
 
 
 def _bots(session: Session, ids: list[int]) -> dict[int, tuple[Bot, str | None]]:
@@ -204,7 +203,7 @@ def parse_seat(info: GameInfo, seat: str | None) -> int | None:
 def check_seat(info: GameInfo, account: Account | None, seat: int | None) -> None:
     """Refuses (403) a seat's view or the full table the asker may not see yet."""
     if seat is None:
-        if not info.may_see_table():
+        if not info.may_see_table(account):
             raise HTTPException(403, "the full table is shown once the game is over and its table's whole "
                                      "duplicate cycle is stored (the matches that deal its cards in other seats): "
                                      "to nobody before, admins included")
@@ -216,7 +215,7 @@ def check_seat(info: GameInfo, account: Account | None, seat: int | None) -> Non
 def default_seat(info: GameInfo, account: Account | None) -> int | None | bool:
     """What a page shows when no seat is asked for: the full table if it may, else the asker's
     first seat, else nothing (False)."""
-    if info.may_see_table():
+    if info.may_see_table(account):
         return None
     for s in range(len(info.seats)):
         if info.may_see(account, s):
@@ -241,14 +240,14 @@ def failure_details(info: GameInfo, account: Account | None) -> list[dict[str, A
             continue
         if not (told or info.may_see(account, seat)):
             continue  # that a seat failed is told to the others at the game's end
-        mine = access.may_read_output(account, info.owner_id(seat))
+        mine = access.may_read_output(account, info.seats[seat].bot)
         out.append({"seat": seat, "reason": str(f.get("reason", "")), "at": str(f.get("at", "start")),
                     "detail": str(f.get("detail", "")) if mine else None})
     return out
 
 
 def output_url(match_id: int | None, seat: SeatInfo, account: Account | None) -> str | None:
-    if match_id is None or not access.may_read_output(account, seat.bot.owner_id):
+    if match_id is None or not access.may_read_output(account, seat.bot):
         return None
     return f"{API}/matches/{match_id}/output/{seat.bot_index}"
 
@@ -401,7 +400,7 @@ def game_out(info: GameInfo, account: Account | None) -> dict[str, Any]:
     return {"id": info.id, "league": info.league.name, "game": info.league.game, "match": info.match_id,
             "round": info.round, "index": info.index, "deal": info.deal, "over": info.over, "public": info.public,
             "decisions": info.decisions if shown else None, "seats": seats, "failures": failure_details(info, account),
-            "full_table": info.may_see_table(), "links": links}
+            "full_table": info.may_see_table(account), "links": links}
 
 
 def replay_answer(request: Request, info: GameInfo, account: Account | None, seat: str | None,
@@ -433,7 +432,7 @@ def match_out(session: Session, match_id: int, account: Account | None) -> tuple
     assert league is not None
     bots = _bots(session, match.bots)
     public = cycles.cycle_of(session, league.id, match.round, match.table).complete
-    told = access.may_see_result(account, public, (bots[b][0].owner_id for b in match.bots))
+    told = access.may_see_result(account, access.Game(public, [bots[b][0] for b in match.bots]))
     out_bots = [{"index": i, "bot_id": b, "bot": bots[b][0].name, "version": bots[b][0].version,
                  "owner": bots[b][1], "output": output_url(match.id, SeatInfo(0, bots[b][0], bots[b][1], i), account)}
                 for i, b in enumerate(match.bots)]
@@ -456,8 +455,8 @@ def live_out(session: Session, league_name: str, account: Account | None) -> dic
     matches = []
     for row in rows:
         base = f"/leagues/{league.name}/live/{row.round}/{row.table}/games"
-        # a game being played is not public (access.py): its progress and scores go to its bots' owners
-        told = access.may_see_result(account, False, (bots[b][0].owner_id for b in row.bots))
+        # a game being played is not public: its progress and scores go to its bots' owners
+        told = access.may_see_result(account, access.Game(False, [bots[b][0] for b in row.bots]))
         games = [{"index": g.index, "over": g.over, "decisions": g.decisions if told else None,
                   "scores": g.scores if told else None, "url": f"{base}/{g.index}"}
                  for g in replays.games_so_far(row.record_dir)]
@@ -494,7 +493,7 @@ def api_output(request: Request, match_id: Id, bot_index: Number, account: Viewe
         if match is None or not 0 <= bot_index < len(match.bots):
             raise missing
         bot = session.get(Bot, match.bots[bot_index])
-        if bot is None or not access.may_read_output(account, bot.owner_id):
+        if bot is None or not access.may_read_output(account, bot):
             raise missing
         path = Path(match.record_dir) / log_name(bot_index, bot.label)
     try:
@@ -568,8 +567,6 @@ def api_live_replay(request: Request, name: str, round_: Number, table: str, ind
 
 # -- the pages ---------------------------------------------------------------------------------------------
 def _render(request: Request, template: str, context: dict[str, Any], private: bool = False) -> Response:
-    from .app import render
-
     response = render(request, template, context)
     if private:
         response.headers.update(PRIVATE)

@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
@@ -27,15 +27,25 @@ from pydantic import AfterValidator, BaseModel, Field
 from sqlalchemy import func, select
 
 from arena_games import GAMES
+from referee import limits
 
+from .. import access
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
-from ..league.schedule import FAILURE_POLICIES, ScheduleOptions, games_per_match
+from ..league.schedule import (
+    DEFAULT_SCHEDULE,
+    FAILURE_POLICIES,
+    FailurePolicy,
+    Format,
+    ScheduleOptions,
+    games_per_match,
+)
 from ..league.standings import NEW_DAYS, Standings, standings
 from ..store import Game, League, Match, Store
 from ..store.models import now
+from .answers import API, Moment, render
 from .auth import Admin, Viewer
 from .charts import interval_bars
 
@@ -47,13 +57,6 @@ MAX_TOP = 10_000  # P(top k): any k (capped at the entrants); bounded, as it key
 
 
 # -- the answers ----------------------------------------------------------------------------------
-def as_utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives naive UTC
-
-
-Moment = Annotated[datetime, AfterValidator(as_utc)]  # a time in the answers: always with its zone (UTC)
-
-
 class LeagueOut(BaseModel):
     name: str
     game: str
@@ -122,12 +125,12 @@ class CreateLeague(BaseModel):
     players: int = Field(ge=1, le=16, description="players per table")
     settings: dict[str, str | int | float | bool] = Field(default_factory=dict,
                                                           description="the game's [house] settings")
-    deals: int = Field(1, ge=1, le=100, description="games per match = deals x players")
-    decision_ms: int = Field(1000, ge=1, le=600_000)
-    bank_ms: int = Field(10_000, ge=0, le=3_600_000)
-    failures: Literal["last", "exclude"] = "last"
-    format: Literal["round-robin", "ladder"] = Field("round-robin", description="a ladder plays without end, "
-                                                     "each table picked by matchmaking (docs/leagues.md)")
+    deals: int = Field(DEFAULT_SCHEDULE.deals, ge=1, le=100, description="games per match = deals x players")
+    decision_ms: int = Field(DEFAULT_SCHEDULE.decision_ms, ge=1, le=limits.MAX_DECISION_MS)
+    bank_ms: int = Field(DEFAULT_SCHEDULE.bank_ms, ge=0, le=limits.MAX_BANK_MS)
+    failures: FailurePolicy = DEFAULT_SCHEDULE.failures
+    format: Format = Field(DEFAULT_SCHEDULE.format, description="a ladder plays without end, "
+                           "each table picked by matchmaking (docs/leagues.md)")
 
 
 class RunRequest(BaseModel):
@@ -345,13 +348,13 @@ def _create(request: Request, body: CreateLeague) -> LeagueOut:
 
 
 # -- the API --------------------------------------------------------------------------------------
-@router.get("/api/v1/leagues", tags=["leagues"])
+@router.get(API + "/leagues", tags=["leagues"])
 def api_leagues(request: Request) -> list[LeagueOut]:
     """Every league, by name: its game, players per table, entrants and games played."""
     return all_leagues(_store(request))
 
 
-@router.get("/api/v1/leagues/{name}/leaderboard", tags=["leagues"], response_model=Leaderboard)
+@router.get(API + "/leagues/{name}/leaderboard", tags=["leagues"], response_model=Leaderboard)
 def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: Order | None = None,
                     top: Annotated[int, Query(ge=1, le=MAX_TOP, description="the k of P(top k)")] = TOP_K,
                     ) -> Response:
@@ -362,20 +365,20 @@ def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: 
     return Response(body, media_type="application/json")
 
 
-@router.post("/api/v1/leagues", tags=["leagues"], status_code=201)
+@router.post(API + "/leagues", tags=["leagues"], status_code=201)
 def api_create(request: Request, account: Admin, body: CreateLeague) -> LeagueOut:
     """Creates a league (admin only), as ``arena league create`` does."""
     return _create(request, body)
 
 
-@router.post("/api/v1/leagues/{name}/run", tags=["leagues"], status_code=202)
+@router.post(API + "/leagues/{name}/run", tags=["leagues"], status_code=202)
 def api_run(request: Request, account: Admin, name: str, body: RunRequest | None = None) -> RunState:
     """Starts playing the league's rounds in the server (admin only); 409 while it runs already."""
     body = body or RunRequest()
     return runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request)).state()
 
 
-@router.get("/api/v1/leagues/{name}/run", tags=["leagues"])
+@router.get(API + "/leagues/{name}/run", tags=["leagues"])
 def api_run_state(request: Request, account: Admin, name: str) -> RunState:
     """The state of the league's last run started by this server (admin only)."""
     with _store(request)() as session:
@@ -393,17 +396,13 @@ def _default_order(sort: str) -> Order:
 # -- the pages ------------------------------------------------------------------------------------
 @router.get("/leagues", include_in_schema=False)
 def leagues_page(request: Request, account: Viewer) -> Response:
-    from .app import render
-
     return render(request, "leagues.html", {"leagues": all_leagues(_store(request)), "games": sorted(GAMES),
-                                            "failure_policies": FAILURE_POLICIES})
+                                            "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE})
 
 
 @router.get("/leagues/{name}", include_in_schema=False)
 def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey = "rank",
                      order: Order | None = None) -> Response:
-    from .app import render
-
     order = order or _default_order(sort)
     templates = request.app.state.templates
 
@@ -414,7 +413,7 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
         return data.league, Markup(html)
 
     league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)
-    run = runs_of(request).get(name) if account is not None and account.is_admin else None
+    run = runs_of(request).get(name) if access.may_manage_leagues(account) else None
     return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
                                                 "max_jobs": MAX_JOBS})
 
@@ -435,8 +434,10 @@ def _settings_lines(text: str) -> dict[str, str]:
 @router.post("/leagues", include_in_schema=False)
 def create_form(request: Request, account: Admin, name: Annotated[str, Form()] = "", game: Annotated[str, Form()] = "",
                 players: Annotated[int, Form()] = 0, settings: Annotated[str, Form()] = "",
-                deals: Annotated[int, Form()] = 1, decision_ms: Annotated[int, Form()] = 1000,
-                bank_ms: Annotated[int, Form()] = 10_000, failures: Annotated[str, Form()] = "last") -> Response:
+                deals: Annotated[int, Form()] = DEFAULT_SCHEDULE.deals,
+                decision_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.decision_ms,
+                bank_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.bank_ms,
+                failures: Annotated[str, Form()] = DEFAULT_SCHEDULE.failures) -> Response:
     try:
         body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
                             decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)  # type: ignore[arg-type]

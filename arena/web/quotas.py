@@ -10,7 +10,7 @@ defaults in ``referee/limits.py``, "Quotas of a server"):
 - the bytes unpacked and not yet built, every author's together: ``uploads_in_flight_mb``,
   counted as they are written (so many small bombs stop there as one large one does).
 
-Each is refused with a :class:`QuotaRefused` (an :class:`~arena.web.uploads.UploadRefused`:
+Each is refused with a :class:`QuotaRefused` (an :class:`~arena.uploads.UploadRefused`:
 429, or 413 for an upload that could never fit) that says what to do and when, before the
 upload is queued; the caller leaves nothing of it on disk.
 
@@ -37,7 +37,7 @@ from ..accounts import Account
 from ..store import Store, Submission
 from ..store.models import now
 from ..submissions import FINISHED
-from .uploads import MiB, UploadRefused
+from ..uploads import MiB, UploadRefused
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -148,7 +148,7 @@ class Quotas:
 
 
 class Room:
-    """The bytes one unpack writes (``arena.web.uploads.unpack``'s ``room``). What the archive's
+    """The bytes one unpack writes (``arena.uploads.unpack``'s ``room``). What the archive's
     headers say is reserved at once (:meth:`check`: two unpacks at once cannot both take the
     last room and both fail), and what is written beyond it is charged chunk by chunk, before
     it is written (headers may lie); :meth:`keep` once it is queued (the folder's bytes stay

@@ -28,7 +28,8 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from .app import HEADERS, WebSettings
+from .app import HEADERS
+from .settings import WebSettings
 
 LINGER_SECONDS, LINGER_BYTES = 1.0, 1024 * 1024  # what is read and dropped after a refusal, at most
 

@@ -1,8 +1,9 @@
-"""Submissions over HTTP: an author uploads a bot folder (``uploads.py`` receives and unpacks it,
-within the server's quotas: ``quotas.py``), and the server's workers build it, check it and
-enter it in the leagues the author picked (:func:`arena.submissions.run_submission`):
-``builds_at_once`` submissions at a time, taken fairly across authors
-(:func:`arena.submissions.next_queued`), an author's at most all but one of them at once.
+"""Submissions over HTTP: an author uploads a bot folder (``receiving.py`` receives it and
+``arena/uploads.py`` unpacks it, within the server's quotas: ``quotas.py``), and the server's
+workers build it, check it and enter it in the leagues the author picked
+(:func:`arena.submissions.run_submission`): ``builds_at_once`` submissions at a time, taken
+fairly across authors (:func:`arena.submissions.next_queued`), an author's at most all but one
+of them at once.
 
 A submission and its log are its author's: anyone else gets 404, as for one that does not exist.
 """
@@ -22,6 +23,7 @@ from pydantic import BaseModel
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
+from .. import access
 from ..accounts import Account
 from ..bots import BUILD_TIMEOUT, BotError, load_bot_config
 from ..league import LeagueError, NotAllowed, check_new_version
@@ -35,14 +37,16 @@ from ..submissions import (
     requeue_unfinished,
     run_submission,
 )
+from ..uploads import LIMITS, MiB, UploadRefused, unpack
+from .answers import API, render
 from .auth import SignedIn, Uploader, check_csrf
 from .ids import Id
 from .quotas import quotas_of
-from .uploads import LIMITS, MiB, Received, UploadRefused, drain, receive_upload, unpack
+from .receiving import Received, drain, receive_upload
 
 router = APIRouter()
 log = logging.getLogger("arena.web.submissions")
-API = "/api/v1/submissions"
+SUBMISSIONS = API + "/submissions"
 IDLE_S = 1.0  # how often an idle worker looks for a queued submission (a new upload wakes it at once)
 
 Status = Literal["queued", "building", "checking", "entered", "refused"]
@@ -74,7 +78,7 @@ def _summary(row: Submission, cls: type[SubmissionSummary] = SubmissionSummary, 
     return cls(id=row.id, status=row.status, finished=row.status in FINISHED, bot_name=row.bot_name,  # type: ignore[arg-type]
                bot_version=row.bot_version, bot_id=row.bot_id, leagues=list(row.leagues),
                retire_previous=row.retire_previous, error=row.error, created_at=row.created_at,
-               updated_at=row.updated_at, url=f"/submissions/{row.id}", api_url=f"{API}/{row.id}",
+               updated_at=row.updated_at, url=f"/submissions/{row.id}", api_url=f"{SUBMISSIONS}/{row.id}",
                bot_url=f"/bots/{row.bot_id}" if row.bot_id else None, **more)
 
 
@@ -86,7 +90,7 @@ def _own(store: Store, account: Account, submission_id: int) -> Submission:
     """The account's submission; 404 for another's, as for none (its log is its author's)."""
     with store() as session:
         row = session.get(Submission, submission_id)
-    if row is None or row.user_id != account.id:
+    if row is None or not access.may_see_submission(account, row):
         raise HTTPException(404, f"no submission {submission_id} of yours")
     return row
 
@@ -209,7 +213,8 @@ async def _upload(request: Request, account: Account) -> Submission:
         quotas.leave(account)
 
 
-@router.post(API, tags=["submissions"], status_code=201, response_model=SubmissionOut, openapi_extra=UPLOAD_BODY,
+@router.post(SUBMISSIONS, tags=["submissions"], status_code=201, response_model=SubmissionOut,
+             openapi_extra=UPLOAD_BODY,
              responses={400: {"description": "a refused archive or bot.toml"}, 403: {"description": "the bot name "
                         "is another's"}, 409: {"description": "that version exists"},
                         413: {"description": "too large"}})
@@ -218,16 +223,17 @@ async def submit(request: Request, account: Uploader) -> Response:
     be built, checked and entered in the leagues; answers the submission, queued."""
     # async, unlike the other endpoints: it reads the body itself, counting the bytes as they come
     row = await _upload(request, account)
-    return JSONResponse(_full(row).model_dump(mode="json"), status_code=201, headers={"location": f"{API}/{row.id}"})
+    return JSONResponse(_full(row).model_dump(mode="json"), status_code=201,
+                        headers={"location": f"{SUBMISSIONS}/{row.id}"})
 
 
-@router.get(API, tags=["submissions"])
+@router.get(SUBMISSIONS, tags=["submissions"])
 def my_submissions(request: Request, account: SignedIn) -> list[SubmissionSummary]:
     """Your submissions, newest first (the last 200)."""
     return [_summary(row) for row in _mine(request.app.state.store, account)]
 
 
-@router.get(API + "/{submission_id}", tags=["submissions"])
+@router.get(SUBMISSIONS + "/{submission_id}", tags=["submissions"])
 def one_submission(request: Request, submission_id: Id, account: SignedIn) -> SubmissionOut:
     """One of your submissions, with its build log and check report so far."""
     return _full(_own(request.app.state.store, account, submission_id))
@@ -235,8 +241,6 @@ def one_submission(request: Request, submission_id: Id, account: SignedIn) -> Su
 
 # -- pages --------------------------------------------------------------------------------------
 def _submit_page(request: Request, error: str = "", status_code: int = 200) -> Response:
-    from .app import render
-
     settings = request.app.state.settings
     return render(request, "submit.html", {"leagues": _leagues(request.app.state.store), "error": error,
                                            "max_mb": LIMITS.packed // MiB, "max_bytes": LIMITS.packed,
@@ -268,16 +272,12 @@ async def submit_form(request: Request, account: Uploader) -> Response:
 
 @router.get("/submissions", include_in_schema=False)
 def submissions_page(request: Request, account: SignedIn) -> Response:
-    from .app import render
-
     return render(request, "submissions.html", {"submissions": [_summary(r) for r in
                                                                 _mine(request.app.state.store, account)]})
 
 
 @router.get("/submissions/{submission_id}", include_in_schema=False)
 def submission_page(request: Request, submission_id: Id, account: SignedIn) -> Response:
-    from .app import render
-
     return render(request, "submission.html", {"s": _full(_own(request.app.state.store, account, submission_id))})
 
 

@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from arena.league import join_league
-from arena.web.uploads import pack_folder
+from arena.uploads import pack_folder
 
 from .conftest import screenshot, sign_in, wait_for
 from .test_browser_boards import row_ids

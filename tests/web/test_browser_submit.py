@@ -11,7 +11,7 @@ from sqlalchemy import select
 from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, League
-from arena.web.uploads import pack_folder
+from arena.uploads import pack_folder
 
 from .conftest import screenshot, sign_in, wait_for
 from .test_submissions import bot_folder, remove_images

@@ -24,7 +24,7 @@ from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.store import Bot, Entry, League, Submission, User
 from arena.submissions import requeue_unfinished, run_submission
-from arena.web.uploads import pack_folder
+from arena.uploads import pack_folder
 
 from ..docker_fixtures import ROOT
 from .conftest import Site

@@ -22,8 +22,8 @@ import httpx
 import pytest
 
 from arena.store import open_store
+from arena.uploads import UploadLimits, UploadRefused, _Entry, _Unpacker, pack_folder, unpack
 from arena.web import WebSettings, create_app
-from arena.web.uploads import UploadLimits, UploadRefused, _Entry, _Unpacker, pack_folder, unpack
 from referee import limits
 
 from .conftest import Site, add_users, live_server

@@ -7,24 +7,11 @@ Every Arena base image has it as ``arena-stdio``; a bot whose bot.toml says ``pr
 version and games as the options. The adapter runs ``CMD`` as a child, says hello to the
 referee for it (the kit's client loop, :func:`arenabot.client.serve`), writes each of the
 referee's messages to the child's stdin as one line of JSON, and sends back the line the
-child writes on its stdout for each decision. The child's stderr is the adapter's own, so it
-is kept as the bot's log; what the adapter says there itself starts with ``arena-stdio:``.
-docs/protocol.md ("The stdio protocol") gives the lines exactly.
-
-How the child's failings reach the referee, as the usual failure reasons:
-
-- an answer that is not one of the legal actions is sent on as the action's text, cut to
-  :data:`SHOWN` characters: the referee finds it ``illegal`` (an empty line: ``malformed``);
-- a line longer than :data:`LINE_CAP` bytes is not kept: it is read to its end and dropped, and
-  the referee gets its start followed by "... (a line of more than 65536 bytes)": ``illegal``;
-- a child that answers nothing in time is a ``timeout`` for the referee; :data:`LATE_S` later, the
-  adapter stops it, and itself;
-- a child that exits, or closes its stdin or stdout, ends the adapter with the child's own exit
-  status (a signal's included): ``crash``, with the child's status and last lines of output.
-
-While a decision is pending the adapter waits on the child alone (one write, then a read as soon
-as the answer is there): nothing else happens on the stream then, and a blocking wait is cheaper
-than any event loop round.
+child writes on its stdout for each decision; the child's stderr is the bot's log.
+docs/protocol.md gives the lines ("The stdio protocol") and how a child's failings reach the
+referee as the usual failure reasons ("Failures through the adapter": :data:`SHOWN`,
+:data:`LINE_CAP`, :data:`LATE_S`). While a decision is pending the adapter waits on the child
+alone, one write then a blocking read: cheaper than any event loop round.
 """
 
 from __future__ import annotations
@@ -71,6 +58,7 @@ class StdioPlayer(Player):
         # stderr is inherited: the child's log goes where the adapter's goes, unbuffered and unparsed
         self.proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin_pipe = self.proc.stdin  # closed by end()
         self._stdin = self.proc.stdin.fileno()
         self._stdout = self.proc.stdout.fileno()
         self._read = bytearray()  # what the child wrote past its last answer
@@ -153,7 +141,7 @@ class StdioPlayer(Player):
         """Waits up to ``wait`` seconds for the child to exit (killing it after that), then exits
         the adapter as the child did. ``why``: what the child did that ends the match for it."""
         with contextlib.suppress(OSError):
-            self.proc.stdin.close()  # type: ignore[union-attr] - the bot's signal to exit, if not given yet
+            self._stdin_pipe.close()  # the bot's signal to exit, if not given yet
         try:
             code = self.proc.wait(wait)
         except subprocess.TimeoutExpired:

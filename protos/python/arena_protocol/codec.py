@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf.message import Message
 
 from .proto import arena_pb2 as pb
 
@@ -55,7 +56,7 @@ def _snake(name: str) -> str:
 class _Enum:
     __slots__ = ("to_int", "to_str")
 
-    def __init__(self, desc) -> None:
+    def __init__(self, desc: EnumDescriptor) -> None:
         prefix = _snake(desc.name) + "_"
         self.to_str = {v.number: v.name.removeprefix(prefix).lower() for v in desc.values}
         self.to_int = {s: n for n, s in self.to_str.items()}
@@ -64,13 +65,13 @@ class _Enum:
 _ENUMS: dict[str, _Enum] = {}
 
 
-def _enum(desc) -> _Enum:
+def _enum(desc: EnumDescriptor) -> _Enum:
     if desc.full_name not in _ENUMS:
         _ENUMS[desc.full_name] = _Enum(desc)
     return _ENUMS[desc.full_name]
 
 
-class _Names(dict):
+class _Names(dict[int, str]):
     """Enum number -> name; a number this version does not know reads as its digits."""
 
     def __missing__(self, key: int) -> str:
@@ -89,7 +90,7 @@ class _Plan:
 
     __slots__ = ("cls", "kwargs", "decode", "sparse")
 
-    def __init__(self, desc: Descriptor, cls: type) -> None:
+    def __init__(self, desc: Descriptor, cls: type[Message]) -> None:
         self.cls = cls
         self.sparse = any(f.has_presence for f in desc.fields)
         env: dict[str, Any] = {"MalformedMessage": MalformedMessage, "ABSENT": _ABSENT}
@@ -98,10 +99,12 @@ class _Plan:
         for i, f in enumerate(desc.fields):
             each = "[{} for x in {{v}}]" if f.is_repeated else "{}"
             if f.type == FieldDescriptor.TYPE_ENUM:
+                assert f.enum_type is not None  # an enum field has its enum
                 e = _enum(f.enum_type)
                 env[f"I{i}"], env[f"S{i}"] = e.to_int, _Names(e.to_str)
                 enc, dec = f"I{i}[x]", f"S{i}[x]"
             elif f.type == FieldDescriptor.TYPE_MESSAGE:
+                assert f.message_type is not None  # a message field has its message
                 sub = _plan(f.message_type)
                 env[f"K{i}"], env[f"D{i}"] = sub.kwargs, sub.decode
                 enc, dec = f"K{i}(x)", f"D{i}(x)"
@@ -158,17 +161,18 @@ def _plan(desc: Descriptor) -> _Plan:
     return plan
 
 
-_GAME_PLANS: dict[tuple[type, str], _Plan] = {}
+_GAME_PLANS: dict[tuple[type[Message], str], _Plan] = {}
 
 
-def _game_plan(container: type, game: str) -> _Plan:
+def _game_plan(container: type[Message], game: str) -> _Plan:
     plan = _GAME_PLANS.get((container, game))
     if plan is None:
         try:
             field = container.DESCRIPTOR.fields_by_name[game]
         except KeyError:
             raise MalformedMessage(f"unknown game {game!r}; the protocol knows {', '.join(GAMES)}") from None
-        plan = _GAME_PLANS[container, game] = _plan(field.message_type)
+        # each game's field of a View, Event or Action is that game's message
+        plan = _GAME_PLANS[container, game] = _plan(cast(Descriptor, field.message_type))
     return plan
 
 

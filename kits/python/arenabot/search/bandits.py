@@ -10,14 +10,8 @@ wrong side. A seat's value mixes its odds against each other seat, a logistic of
 projected totals, with its lead itself, which the logistic flattens once a game looks decided.
 
 The rollout plays as the heuristic would (stash any three of a kind, attack with a few guns,
-defend when the stars suffice): random attacks and stashes say little about a move. Win rates
-against the heuristic at 2 players, 200 iterations, on the same duplicate deals (60 games each,
-standard error about 6%): without the settling and the lead, rollouts of 10 decisions 65% (of 4:
-48% of 40 games; of 20: 70%; random ones of 10: 68% of 40), exploration 0.1, 0.25 and 1.2 instead
-of 0.7: 58%, 55%, 70%; with the settling, rollouts of 0, 3 and 8: 65%, 68%, 68%; this
-configuration (the settling, the lead, exploration 1.0): 77%; on other deals, 66% of 100 games
-(bench/search.py), and with 100 iterations 70% of 40 and 64% of 80 (rollouts of 60 decisions,
-to about the round's end: 55% of 40; a larger share for loot held 3 times: 59% of 80).
+defend when the stars suffice): random attacks and stashes say little about a move. The win rates
+that chose this configuration: docs/search.md ("How the built-in players were tuned").
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ class ISMCTS(Strategy):
         root = Node(seat)
         evaluate, rollout, depth, c = config.evaluate, config.rollout, config.rollout_depth, config.exploration
         log, sqrt, clock = math.log, math.sqrt, time.perf_counter
-        limit = self.iterations if deadline is None else 10**9
+        limit = self.iterations if self.iterations is not None else 10**9  # a budget, or a deadline (_deadline)
         done = 0
         while done < limit and (deadline is None or clock() < deadline):
             done += 1
@@ -162,7 +162,7 @@ class ISMCTS(Strategy):
                     state.apply(action)
                     path.append(node)
                     break
-                best, best_score = None, -1.0
+                best, best_score = actions[0], -1.0  # every score is >= 0: the loop sets both
                 for a in actions:
                     child = children[a]
                     score = child.total / child.visits + c * sqrt(log(child.available) / child.visits)

@@ -1,33 +1,19 @@
 """A simple Prohis player that knows the scoring table and weighs the risk of an inspection.
 
-It banks Illegal Goods through convoys, claims to inspect, buys off inspections that would
-likely find its contraband, takes bribes worth more than inspecting, and inspects when it pays.
-
-Why its first version lost to ``bold`` (issue 18; duplicate games, 3 players, every seating):
-at tables with a weak third player bold won 55% of the games to its 46% (heuristic, bold and
-random), even elsewhere. Where the money went, by inspection outcome:
-
-* It seldom claimed (only with "the cheapest Prohi that flips enough"), so bold's convoys went
-  unchallenged 3.6 times a game against 0.9 for its own, though a claim pays its Inspector: a
-  waive banks the Prohi (+$2,000), a seizure averaged +$11,500.
-* Its convoys emptied its hand, so it had nothing to bribe with, and its first offer was a Legal
-  Good ($1,000), which no Inspector takes. Bold inspects everything with its best Prohi and
-  seized 1.9 of its convoys a game (-$9,800 each to it, +$11,800 to bold).
-* It waived small convoys worth inspecting, ended with Lieutenants in hand ($1,000, not $3,000
-  banked) and drew cards at its last turn (an Illegal Good left in hand is -$4,000).
-
-So now: it claims whenever its Prohi would make it the Inspector; it inspects, waives and takes
-bribes by what inspecting is worth (and a bribe taken gives its Prohi back to claim again); it
-keeps an Illegal Good in hand to buy off an Inspector while some rival inspects silent convoys,
-and offers a bribe when the seizure it risks (its convoy, flipped at random) costs more; its
-convoy's order is random; its last turn banks what it holds. Bold keeps its old play.
+It banks Illegal Goods through convoys and claims whenever its Prohi would make it the Inspector;
+it inspects, waives and takes bribes by what inspecting is worth (a bribe taken gives its Prohi
+back to claim again); it keeps an Illegal Good in hand to buy off an Inspector while some rival
+inspects silent convoys, and offers a bribe when the seizure it risks costs more; its convoy's
+order is random; its last turn banks what it holds. ``bold`` keeps the rougher play of its first
+version. Why it plays so (that first version lost to bold, and where the money went):
+docs/search.md ("How the built-in players were tuned").
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 from .base import Strategy
 
@@ -173,7 +159,7 @@ class ProhisHeuristic(Strategy):
         return f"claim:{(enough or mine[-1:])[0]}"
 
     def _my_prohi(self, view: dict[str, Any]) -> str:
-        return next(c["rank"] for c in view["claims"] if c["seat"] == view["seat"])
+        return cast(str, next(c["rank"] for c in view["claims"] if c["seat"] == view["seat"]))
 
     def _inspection_value(self, view: dict[str, Any], share: float) -> float:
         """What inspecting is worth to me, against keeping my Prohi in hand."""

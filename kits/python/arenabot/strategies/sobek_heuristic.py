@@ -9,7 +9,7 @@ lays every horizontal set it can, since cards left in hand only add to its corru
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 from .base import Strategy
 
@@ -39,7 +39,7 @@ class SobekHeuristic(Strategy):
 
     # -- what things are worth -------------------------------------------------------------
     def _mine(self, view: dict[str, Any]) -> dict[str, Any]:
-        return view["players"][view["seat"]]
+        return cast(dict[str, Any], view["players"][view["seat"]])
 
     def _family_counts(self, view: dict[str, Any]) -> dict[str, int]:
         """Cards of each family in hand and in this player's sets: what a new card would join."""
@@ -67,7 +67,7 @@ class SobekHeuristic(Strategy):
     def _corruption_cost(self, view: dict[str, Any]) -> float:
         """What one more card in the corruption pile costs: more when this player leads the count."""
         def load(p: dict[str, Any]) -> int:
-            return p["corruption_size"] + 2 * p["curses"]
+            return cast(int, p["corruption_size"] + 2 * p["curses"])
 
         me = view["seat"]
         mine = load(view["players"][me])
@@ -76,7 +76,7 @@ class SobekHeuristic(Strategy):
 
     def _late(self, view: dict[str, Any]) -> bool:
         """Few cards left in the round: what is in hand soon goes to corruption."""
-        return view["deck_size"] == 0 and len(view["market"]) <= view["num_players"] + 1
+        return cast(bool, view["deck_size"] == 0 and len(view["market"]) <= view["num_players"] + 1)
 
     def _set_plan(self, hand: list[str], family: str) -> tuple[int, int]:
         """(scarabs, cards) of a new set of ``family`` from ``hand`` without spending characters
@@ -135,7 +135,7 @@ class SobekHeuristic(Strategy):
         if role == "vizier":
             return 2.3 if any(p["corruption_size"] for p in others) else 0.0
         if role == "scribe":
-            return 1.2 * sum(max(0, p["hand_size"] - 6) for p in others)
+            return 1.2 * sum(max(0, cast(int, p["hand_size"]) - 6) for p in others)
         if role == "courtesan":
             best = 0.0
             for s in self._mine(view)["sets"]:
