@@ -95,7 +95,7 @@ def _children(schema: dict[str, Any], defs: dict[str, Any], path: str) -> list[t
     """(path, type, meaning) of every field inside ``schema`` (an object, an array of objects,
     either or null), depth first."""
     out = []
-    for branch in map(lambda b: _resolve(b, defs), _branches(_resolve(schema, defs))):
+    for branch in (_resolve(b, defs) for b in _branches(_resolve(schema, defs))):
         if branch.get("type") == "array":
             out += _children(branch["items"], defs, path if path.endswith("[]") else path + "[]")
         elif branch.get("type") == "object":
