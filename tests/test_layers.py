@@ -1,8 +1,9 @@
 """Who may import whom, so that layers only point down: the trusted side (referee/, arena/) never
 imports from sample_bots/; the protocol package, the engines and the Python bot kit import nothing
 of Arena's beyond themselves (the engines nothing at all but the standard library); the referee
-imports nothing of arena/; nothing of arena/ outside arena/web imports the web server; and no
-module of arena/ imports itself through others (no import circle)."""
+imports nothing of arena/; nothing of arena/ outside arena/web imports the web server, nor does
+arena/schemas (the answers' models) import the command line; and no module of arena/ imports
+itself through others (no import circle)."""
 
 from __future__ import annotations
 
@@ -217,3 +218,13 @@ def test_nothing_outside_the_web_server_imports_it():
     assert "arena.web" in graph["arena.cli.serve"]  # the one that may, and does
     for folder in ("referee", "games", "kits", "protos"):
         assert "arena" not in imports(ROOT / folder)
+
+
+def test_the_answers_models_import_neither_the_web_nor_the_command_line():
+    """arena/schemas describes what the API and the CLI's --json answer: both import it, never the reverse."""
+    graph = import_graph()
+    schemas = {module: targets for module, targets in graph.items() if module.split(".")[:2] == ["arena", "schemas"]}
+    assert "arena.schemas.leagues" in schemas and "arena.schemas.leagues" in graph["arena.web.leagues"]
+    above = {f"{module} -> {target}" for module, targets in schemas.items() for target in targets
+             if target.split(".")[:2] in (["arena", "web"], ["arena", "cli"])}
+    assert above == set()

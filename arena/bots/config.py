@@ -28,7 +28,7 @@ import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from arena_games import GAMES
 from referee import limits
@@ -39,7 +39,8 @@ NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
 AUTHOR_CHARS = limits.AUTHOR_CHARS  # bot.toml's author: free text, shown as the bot's subtitle
-PROTOCOLS = ("grpc", "stdio")  # how a bot talks: gRPC itself, or JSON lines through the stdio adapter
+BotProtocol = Literal["grpc", "stdio"]  # how a bot talks: gRPC itself, or JSON lines through the stdio adapter
+PROTOCOLS: tuple[BotProtocol, ...] = get_args(BotProtocol)
 
 
 class BotError(Exception):

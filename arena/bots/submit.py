@@ -31,7 +31,7 @@ from .. import access
 from ..accounts import Account
 from ..league import LeagueError, NotAllowed, get_league
 from ..store import Bot, Store, Submission, User
-from ..store.models import now
+from ..store.models import SubmissionStatus, now
 from .build import BUILD_TIMEOUT, BuildResult, BuildUnavailable, build_bot
 from .cache import remove_bot_image
 from .check import CheckReport, check_bot
@@ -41,8 +41,7 @@ from .registry import check_new_version, register_bot, registered
 Say = Callable[[str], None]
 log = logging.getLogger("arena.submissions")
 
-STATUSES = ("queued", "building", "checking", "entered", "refused")
-FINISHED = ("entered", "refused")
+FINISHED: tuple[SubmissionStatus, ...] = ("entered", "refused")
 LINE_CHARS = 2000  # of one stored line of a build's output or of a report
 FLUSH_S = 0.25  # a submission's row is written at most this often while it is built and checked
 

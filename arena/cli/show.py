@@ -96,7 +96,7 @@ def _bot(ref: BotRef) -> dict[str, Any]:
 
 
 def _game(game: StoredGame) -> dict[str, Any]:
-    """A game as ``show game --json`` gives it (the schema ``GAME`` of arena/cli/schemas.py)."""
+    """A game as ``show game --json`` gives it (arena/schemas/games.py's ``StoredGameOut``)."""
     return {"id": game.id, "match_id": game.match_id, "index": game.index, "deal": game.deal, "seed": game.seed,
             "record_path": game.record_path, "cycle_complete": game.cycle_state.complete,
             "seats": [{"seat": seat, **_bot(ref), "score": game.scores[seat], "rank": game.ranks[seat],

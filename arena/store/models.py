@@ -8,7 +8,7 @@ recompute ratings (seats, scores, ranks, failures) and the path of their record.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import (
     JSON,
@@ -244,6 +244,9 @@ class WebSession(Base):
     user: Mapped[User] = relationship()
 
 
+SubmissionStatus = Literal["queued", "building", "checking", "entered", "refused"]
+
+
 class Submission(Base):
     """A bot folder uploaded over HTTP, on its way to a league: queued, building, checking, then
     entered or refused. ``log`` is the build's output, ``report`` the check's; both are the
@@ -253,7 +256,7 @@ class Submission(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
-    status: Mapped[str] = mapped_column(String(16), default="queued")
+    status: Mapped[str] = mapped_column(String(16), default="queued")  # a SubmissionStatus
     leagues: Mapped[list[Any]] = mapped_column(default=list)  # league names to enter
     retire_previous: Mapped[bool] = mapped_column(Boolean, default=True)
     folder: Mapped[str] = mapped_column(String(1024))  # the unpacked upload, until it is built

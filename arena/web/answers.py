@@ -1,16 +1,14 @@
-"""What every area answers with: its pages, drawn by :func:`render`; the API's prefix (an API
-request is answered in JSON, errors included: :func:`is_api`); and :data:`Moment`, a time in a
-JSON answer. The app (``app.py``) and every area's router import these; nothing here imports a
+"""What every area answers with: its pages, drawn by :func:`render`; and the API's prefix (an API
+request is answered in JSON, errors included: :func:`is_api`; the answers' shapes are
+``arena/schemas``'s). The app (``app.py``) and every area's router import these; nothing here imports a
 router, so the import graph has no circle."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse
-from pydantic import AfterValidator
 
 from .auth import identify
 
@@ -29,10 +27,3 @@ def render(request: Request, template: str, context: dict[str, Any], status_code
         account = None
     return request.app.state.templates.TemplateResponse(
         request, template, {"account": account, **context}, status_code=status_code)
-
-
-def as_utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives naive UTC
-
-
-Moment = Annotated[datetime, AfterValidator(as_utc)]  # a time in the answers: always with its zone (UTC)

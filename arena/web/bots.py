@@ -17,7 +17,6 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
-from pydantic import BaseModel, Field
 from sqlalchemy import bindparam, select
 
 from .. import access
@@ -27,106 +26,25 @@ from ..bots.registry import retire_bot
 from ..league import NotAllowed
 from ..league.standings import standings
 from ..league.stats import bot_in_league
+from ..schemas.bots import (
+    BotLeagueOut,
+    BotOut,
+    FailureCountOut,
+    HeadToHeadOut,
+    HistoryOut,
+    Opponent,
+    RecentMatchOut,
+    Retired,
+    VersionOut,
+)
 from ..store import Bot, Entry, League, User
-from .answers import API, Moment, render
+from .answers import API, render
 from .auth import SignedIn, Viewer
 from .charts import rating_chart
 from .ids import Id
 
 router = APIRouter()
 RECENT = 10  # matches on a bot page
-
-
-class VersionOut(BaseModel):
-    id: int
-    version: str
-    created_at: Moment
-    retired: bool
-
-
-class BotLeagueOut(BaseModel):
-    """The bot's standing in one league."""
-
-    league: str
-    game: str
-    rank: int = Field(description="on the league's leaderboard")
-    entrants: int
-    exposure: float = Field(description="mu - 3 sigma")
-    mu: float
-    sigma: float
-    games: int
-    wins: int
-    failure_rate: float
-
-
-class HistoryOut(BaseModel):
-    game: int = Field(description="the bot's n-th rated game, from 1")
-    game_id: int
-    mu: float
-    sigma: float
-
-
-class HeadToHeadOut(BaseModel):
-    opponent_id: int
-    opponent: str
-    version: str
-    games: int = Field(description="games played together")
-    wins: int = Field(description="games this bot finished ahead of the opponent")
-    losses: int = Field(description="games it finished behind")
-    draws: int
-    mean_rank_difference: float = Field(description="mean of (opponent's rank - this bot's rank): positive when "
-                                                    "this bot finishes ahead on average")
-
-
-class Opponent(BaseModel):
-    id: int
-    name: str
-    version: str
-
-
-class RecentMatchOut(BaseModel):
-    match_id: int
-    round: int
-    finished_at: Moment
-    opponents: list[Opponent]
-    ranks: list[int] = Field(description="the bot's rank in each game of the match")
-    mean_rank: float
-    wins: int
-    failures: list[str] = Field(description="the reason of each game it failed in")
-
-
-class FailureOut(BaseModel):
-    reason: str = Field(description="as the referee records it: timeout, crash, illegal, malformed, ...")
-    games: int
-
-
-class BotOut(BaseModel):
-    id: int
-    name: str
-    version: str
-    author: str | None = Field(description="the account that owns it (that submitted it); null: the operator's "
-                                           "(registered on the command line)")
-    declared_author: str = Field(description="bot.toml's author: the author's own free text, not an identity")
-    language: str
-    owner: str | None = Field(description="the same as author (the account that submitted it; null: registered "
-                                          "on the command line)")
-    created_at: Moment
-    retired_at: Moment | None
-    games: list[str] = Field(description="the games it claims to play; empty: all")
-    versions: list[VersionOut] = Field(description="the other versions of its name")
-    leagues: list[BotLeagueOut]
-    league: str | None = Field(description="the league the details below are of")
-    history: list[HistoryOut]
-    head_to_head: list[HeadToHeadOut]
-    recent_matches: list[RecentMatchOut]
-    failures: list[FailureOut]
-
-
-class Retired(BaseModel):
-    id: int
-    name: str
-    version: str
-    retired_at: Moment
 
 
 @dataclass(frozen=True)
@@ -136,7 +54,7 @@ class Details:
     history: list[HistoryOut]
     head_to_head: list[HeadToHeadOut]
     recent_matches: list[RecentMatchOut]
-    failures: list[FailureOut]
+    failures: list[FailureCountOut]
     html: Markup  # the page's section of them, with the rating chart
 
 
@@ -176,7 +94,7 @@ def _details(request: Request, league: str, bot_id: int) -> Details:
                            opponents=[Opponent(id=i, name=n, version=v) for i, n, v in m.opponents],
                            ranks=m.ranks, mean_rank=round(m.mean_rank, 3), wins=m.wins, failures=m.failures)
             for m in stats.recent_matches],
-        failures=[FailureOut(reason=r, games=n) for r, n in stats.failures],
+        failures=[FailureCountOut(reason=r, games=n) for r, n in stats.failures],
         html=Markup())
     html = request.app.state.templates.get_template("bot_league.html").render(
         bot=SimpleNamespace(league=league, **{k: getattr(details, k) for k in ("head_to_head", "recent_matches",

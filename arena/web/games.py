@@ -26,7 +26,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -40,6 +39,7 @@ from referee.textlog import format_score
 from .. import access, replays
 from ..accounts import Account
 from ..league import cycles, get_league, live
+from ..schemas.games import GameOut, LiveOut, MatchOut, ReplayOut
 from ..store import Bot, Game, League, LiveMatch, Match, User
 from .answers import API, render
 from .auth import Viewer
@@ -250,135 +250,6 @@ def output_url(match_id: int | None, seat: SeatInfo, account: Account | None) ->
     if match_id is None or not access.may_read_output(account, seat.bot):
         return None
     return f"{API}/matches/{match_id}/output/{seat.bot_index}"
-
-
-# -- the API's shapes -------------------------------------------------------------------------------
-class SeatOut(BaseModel):
-    seat: int
-    bot_id: int
-    bot: str
-    version: str
-    owner: str | None
-    score: int | None
-    rank: int | None
-    failure: str | None  # the reason ("timeout", "crash", ...); "" none; null: not told yet
-    visible: bool  # whether you may see this seat's view now
-    output: str | None  # the bot's captured output in this match: its owner only
-
-
-class FailureOut(BaseModel):
-    seat: int
-    reason: str
-    at: str  # "start" (bringing the bot up) or "decision"
-    detail: str | None  # to the bot's owner only: it may quote the bot's output
-
-
-class GameOut(BaseModel):
-    id: int | None  # null while its match is being played
-    league: str
-    game: str
-    match: int | None
-    round: int
-    index: int
-    deal: str
-    over: bool
-    public: bool  # over, and its duplicate cycle all stored: every seat, the full table and the result are shown
-    decisions: int | None  # null: not told you yet (the game is not public, and no seat of it is yours)
-    seats: list[SeatOut]
-    failures: list[FailureOut]
-    full_table: bool  # whether you may see the full table
-    links: dict[str, str]
-
-
-class StepOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    step: int
-    seat: int  # who decides; -1 after the game
-    action: str | None  # null: after the game, pending, or another seat's while the game is not public
-    ms: float | None
-    fallback: bool | None
-    failure: str | None
-    end: bool
-    pending: bool
-    sent: bool | None = None  # one seat: this view is the one it was asked this decision with
-    legal: list[str] | None = None  # one seat: the legal actions it was sent, when sent
-    view: dict[str, Any] | None = None  # one seat's view
-    views: list[dict[str, Any]] | None = None  # the full table: every seat's view
-    events: list[str]  # the events, in words: since the seat's last decision; every one, for the full table
-
-
-class ResultOut(BaseModel):
-    scores: list[int]
-    ranks: list[int]
-    failures: list[str]
-
-
-class ReplayOut(BaseModel):
-    game: str
-    title: str
-    names: list[str]
-    seat: int | str  # a seat, or "all"
-    over: bool
-    decisions: int
-    steps: list[StepOut]
-    result: ResultOut | None
-
-
-class MatchGameOut(BaseModel):
-    id: int
-    index: int
-    deal: str
-    bots: list[int]  # bot id by seat
-    scores: list[int] | None  # scores, ranks, failures: null before the cycle is stored, but to the bots' owners
-    ranks: list[int] | None
-    failures: list[str] | None
-    url: str
-
-
-class MatchBotOut(BaseModel):
-    index: int
-    bot_id: int
-    bot: str
-    version: str
-    owner: str | None
-    output: str | None  # its captured output, to its owner only
-
-
-class MatchOut(BaseModel):
-    id: int
-    league: str
-    game: str
-    round: int
-    cycle: int
-    public: bool  # its table's whole duplicate cycle is stored: its games are public
-    table: str
-    started_at: str
-    finished_at: str
-    restarts: list[int]
-    bots: list[MatchBotOut]
-    games: list[MatchGameOut]
-    links: dict[str, str]
-
-
-class LiveGameOut(BaseModel):
-    index: int
-    over: bool
-    decisions: int | None  # decisions and scores: to the owners of the match's bots only
-    scores: list[int] | None
-    url: str
-
-
-class LiveMatchOut(BaseModel):
-    round: int
-    table: str
-    bots: list[MatchBotOut]
-    started_at: str
-    games: list[LiveGameOut]
-
-
-class LiveOut(BaseModel):
-    league: str
-    matches: list[LiveMatchOut]
 
 
 # -- building the answers ------------------------------------------------------------------------------

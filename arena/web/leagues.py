@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
@@ -43,9 +43,10 @@ from ..league.schedule import (
     games_per_match,
 )
 from ..league.standings import NEW_DAYS, Standings, standings
+from ..schemas.leagues import Leaderboard, LeaderboardRow, LeagueOut, Order, RunState, SortKey
 from ..store import Game, League, Match, Store
 from ..store.models import now
-from .answers import API, Moment, render
+from .answers import API, render
 from .auth import Admin, Viewer
 from .charts import interval_bars
 
@@ -56,60 +57,7 @@ MAX_ROUNDS, MAX_JOBS = 1000, 16
 MAX_TOP = 10_000  # P(top k): any k (capped at the entrants); bounded, as it keys a cache
 
 
-# -- the answers ----------------------------------------------------------------------------------
-class LeagueOut(BaseModel):
-    name: str
-    game: str
-    players: int = Field(description="players per table")
-    entrants: int
-    games: int = Field(description="games stored")
-    settings: dict[str, Any] = Field(description="the game's settings, complete")
-    schedule: dict[str, Any] = Field(description="deals, time control, failure policy")
-    created_at: Moment
-
-
-class LeaderboardRow(BaseModel):
-    rank: int = Field(description="by mu - 3 sigma, best first")
-    bot_id: int
-    bot: str
-    version: str
-    author: str | None = Field(description="the account that owns it (that submitted it); null: the operator's "
-                                           "(registered on the command line)")
-    declared_author: str = Field(description="bot.toml's author: the author's own free text, not an identity")
-    language: str
-    exposure: float = Field(description="mu - 3 sigma: the conservative rating")
-    mu: float
-    sigma: float
-    games: int
-    wins: int = Field(description="games ranked first")
-    average_score: float
-    failure_rate: float = Field(description="share of its games in which it failed")
-    new: bool = Field(description=f"the newest version of a name with older versions in the league, entered in "
-                                  f"the last {NEW_DAYS} days")
-    retired: bool = Field(description="retired: it plays no new match")
-    p_first: float = Field(description="P(rank 1): the share of draws from the rating posteriors in which it ranks "
-                                       "first")
-    p_top: float = Field(description="P(rank <= top_k), from the same draws")
-    top_k: int = Field(description="the k of p_top: the request's top (default 3), at most the entrants")
-    rank_low: int = Field(description="the 90% rank interval from the same draws: its best end")
-    rank_high: int = Field(description="the 90% rank interval's worst end")
-    settled: bool = Field(description="the 90% rank interval is the shown rank alone (it takes that rank in over "
-                                      "90% of the draws)")
-
-
-SortKey = Literal["rank", "bot", "version", "author", "language", "exposure", "mu", "sigma", "upper", "games",
-                  "wins", "failure_rate", "p_first", "p_top", "rank_high"]
-Order = Literal["asc", "desc"]
-
-
-class Leaderboard(BaseModel):
-    league: LeagueOut
-    sort: SortKey
-    order: Order
-    top_k: int = Field(description="the k of each row's p_top")
-    rows: list[LeaderboardRow]
-
-
+# -- what the API takes (its answers are arena/schemas/leagues.py's) -------------------------------
 def _league_name(name: str) -> str:
     if problem := league_name_problem(name):  # the command line's check too
         raise ValueError(problem)
@@ -137,19 +85,6 @@ class RunRequest(BaseModel):
     rounds: int = Field(1, ge=1, le=MAX_ROUNDS, description="play every round up to this many; a ladder: this "
                                                              "many more matches, in whole cycles")
     jobs: int = Field(1, ge=1, le=MAX_JOBS, description="matches played at once")
-
-
-class RunState(BaseModel):
-    league: str
-    status: Literal["running", "finished", "failed"]
-    rounds: int
-    jobs: int
-    games_total: int | None = Field(description="games to play; None until the schedule is read")
-    games_played: int
-    seat_failures: int
-    error: str = Field(description="why it failed; empty otherwise")
-    started_at: Moment
-    finished_at: Moment | None
 
 
 # -- reading --------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..accounts import Account, check_password, close_session, device_cookie, known_device, open_session
+from ..schemas.accounts import AccountOut
 from .answers import API, render
 from .auth import COOKIE, DEVICE_COOKIE, LOGIN_COOKIE, SignedIn, check_origin, client_address
 from .throttle import HOLD, held, in_words, longest_wait, seconds
@@ -126,6 +127,6 @@ def logout(request: Request, account: SignedIn) -> Response:
 
 
 @router.get(API + "/me", tags=["accounts"])
-def me(account: SignedIn) -> dict:
+def me(account: SignedIn) -> AccountOut:
     """The account the request's token belongs to."""
-    return {"name": account.name, "admin": account.is_admin}
+    return AccountOut(name=account.name, admin=account.is_admin)

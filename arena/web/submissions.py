@@ -14,12 +14,10 @@ import logging
 import shutil
 import threading
 import time
-from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
@@ -39,6 +37,7 @@ from ..bots.submit import (
 )
 from ..bots.upload import LIMITS, MiB, UploadRefused, unpack
 from ..league import LeagueError, NotAllowed
+from ..schemas.accounts import SubmissionOut, SubmissionSummary
 from ..store import League, Store, Submission
 from .answers import API, render
 from .auth import SignedIn, Uploader, check_csrf
@@ -50,31 +49,6 @@ router = APIRouter()
 log = logging.getLogger("arena.web.submissions")
 SUBMISSIONS = API + "/submissions"
 IDLE_S = 1.0  # how often an idle worker looks for a queued submission (a new upload wakes it at once)
-
-Status = Literal["queued", "building", "checking", "entered", "refused"]
-
-
-class SubmissionSummary(BaseModel):
-    id: int
-    status: Status
-    finished: bool  # entered or refused: it changes no more
-    bot_name: str  # from its bot.toml
-    bot_version: str
-    bot_id: int | None  # the registered bot, once entered
-    leagues: list[str]
-    retire_previous: bool
-    error: str  # why it was refused
-    created_at: datetime
-    updated_at: datetime
-    url: str  # its page
-    api_url: str
-    bot_url: str | None
-
-
-class SubmissionOut(SubmissionSummary):
-    log: str  # the build's output (the author's bot's words: escaped when stored, shown as text)
-    report: str  # the check's report
-
 
 def _summary(row: Submission, cls: type[SubmissionSummary] = SubmissionSummary, **more: Any) -> Any:
     return cls(id=row.id, status=row.status, finished=row.status in FINISHED, bot_name=row.bot_name,  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ installed on these machines: their scripts are checked as text, and the answers 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -161,6 +162,39 @@ def test_click_answers_the_variables_of_a_subprocess(store_url, arena_on_path, t
     done = subprocess.run(["arena"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == ["plain,random", "plain,random@2.0.0", "plain,random@1.0.0"]
+
+
+# every command's help, then a Tab, in a fresh interpreter; then the modules of the heavy libraries it loaded
+LAZY = """
+import json, os, sys
+import click
+from arena.cli import main
+
+def helps(group, path):
+    for name in group.list_commands(click.Context(group)):
+        command = group.get_command(click.Context(group), name)
+        command.get_help(click.Context(command, info_name=" ".join((*path, name))))
+        if isinstance(command, click.Group):
+            helps(command, (*path, name))
+
+helps(main, ("arena",))
+os.environ.update(_ARENA_COMPLETE="bash_complete", COMP_WORDS="arena league join mine ran", COMP_CWORD="4")
+try:
+    main(prog_name="arena")
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "fastapi"))), file=sys.stderr)
+"""
+
+
+def test_help_and_a_tab_load_neither_pydantic_nor_the_web(store_url, tmp_path):
+    """The lazy CLI: `--help` of every command and a Tab import no pydantic and no FastAPI (the
+    models of the --json documents, arena/schemas, are for the tests, the docs and the server)."""
+    done = subprocess.run([sys.executable, "-c", LAZY], env={**os.environ, "ARENA_DB": store_url}, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["plain,random", "plain,random@2.0.0", "plain,random@1.0.0"]
+    assert json.loads(done.stderr.splitlines()[-1]) == []
 
 
 def test_a_tab_in_a_real_bash_completes_a_league_and_a_bot_at_a_version(store_url, arena_on_path, tmp_path):

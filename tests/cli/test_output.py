@@ -1,5 +1,5 @@
 """One output convention (arena/cli/output.py, docs/cli.md): every listing has a ``--json`` whose
-document validates against its documented schema; tables stay aligned at any width whatever
+document validates against its model (arena/schemas, exactly its fields); tables stay aligned at any width whatever
 the names; colour only on a terminal and never with NO_COLOR; hostile names escaped everywhere.
 
 One small SQLite store, filled once by real commands and the store API (no image is built or run)."""
@@ -17,11 +17,12 @@ import pexpect
 import pytest
 import wcwidth
 from click.testing import CliRunner
+from pydantic import TypeAdapter, ValidationError
 
 from arena.bots.registry import register_bot
 from arena.cli import main as arena
-from arena.cli.schemas import SCHEMAS, markdown, validate
 from arena.league.standings import rebuild_ratings
+from arena.schemas.docs import LISTINGS, markdown
 from arena.store import Bot, Game, ImageArchive, League, Match, User, open_store
 from referee.textlog import printable
 
@@ -36,7 +37,7 @@ BOTS = [("random", "python"), (WIDE, "javascript"), ("cafe\u0301-bot", "e\u0301l
         ("x" * 60, "typescript-deno-experimental"), (EVIL, EVIL)]
 
 # Every command that is not a listing, and why it has no --json. A listing prints a list of
-# things or one stored record (the keys of SCHEMAS); a new command must be put in one or the other.
+# things or one stored record (the keys of LISTINGS); a new command must be put in one or the other.
 NOT_LISTINGS = {
     "play": "plays one game in process and prints its log",
     "match": "runs a match; its --json is the match's result.json, not a listing",
@@ -152,9 +153,10 @@ def invoke(db: str, args: list[str], columns: int | None = None) -> str:
 
 def test_every_listing_has_json_and_every_other_command_says_why_not():
     tree = commands()
-    listed = {key.split(" --")[0] for key in SCHEMAS}  # "bot new --list-languages": a listing of an option
+    listed = {key.split(" --")[0] for key in LISTINGS}  # "bot new --list-languages": a listing of an option
     unclassified = sorted(set(tree) - listed - set(NOT_LISTINGS))
-    assert not unclassified, f"new commands: add each to SCHEMAS (a listing) or to NOT_LISTINGS: {unclassified}"
+    assert not unclassified, f"new commands: add each to LISTINGS (a listing, with its model) or to NOT_LISTINGS: " \
+                             f"{unclassified}"
     assert not listed & set(NOT_LISTINGS)
     assert not (listed | set(NOT_LISTINGS)) - set(tree), "stale names"
     lacking = [name for name in listed if not any("--json" in p.opts for p in tree[name].params)]
@@ -164,7 +166,13 @@ def test_every_listing_has_json_and_every_other_command_says_why_not():
 def test_docs_show_the_schemas_of_the_code():
     docs = (ROOT / "docs" / "cli.md").read_text()
     assert docs.startswith("# The command line\n") and "\n## Output: tables, colour and --json\n" in docs
-    assert markdown() in docs, "docs/cli.md is out of date: paste `python -m arena.cli.schemas` into it"
+    assert markdown("cli") in docs, "docs/cli.md is out of date: paste `python -m arena.schemas.docs cli` into it"
+
+
+def conforms(printed: str, command: str) -> object:
+    """``command``'s ``--json`` document, validated by its model: exactly its fields (a key added
+    or missing fails), and strictly (no true for a number, no number for a string)."""
+    return TypeAdapter(LISTINGS[command].shape).validate_json(printed, strict=True)
 
 
 @pytest.mark.parametrize("command", sorted(STORE_LISTINGS))
@@ -172,10 +180,10 @@ def test_each_listing_json_validates_against_its_schema(db, command):
     printed = invoke(db, [*STORE_LISTINGS[command], "--json"])
     assert printed.isascii() and "\x1b" not in printed and "\\u001b[2J" in printed
     document = json.loads(printed)
-    assert validate(document, SCHEMAS[command]) == []
+    conforms(printed, command)
     # the stored text, whole (league status has it as a failure reason: a key of by_reason)
     assert EVIL in strings(document) | keys(document)
-    if SCHEMAS[command]["type"] == "array":
+    if LISTINGS[command].about is not None:  # a list
         assert document, "an empty listing validates trivially"
 
 
@@ -199,18 +207,26 @@ def test_the_documents_say_what_the_store_holds(db):
     assert result.exit_code == 2 and "--log goes without --json" in result.output
 
 
-def test_the_validator_finds_what_is_wrong():
-    schema = SCHEMAS["user list"]
+def test_the_models_refuse_what_is_wrong(db):
+    def faults(document: object, command: str = "user list") -> list[tuple[tuple, str]]:
+        try:
+            conforms(json.dumps(document), command)
+        except ValidationError as exc:
+            return [(e["loc"], e["type"]) for e in exc.errors()]
+        return []
+
     good = {"name": "a", "admin": False, "created_at": "2026-12-01T09:00:00+00:00"}
-    assert validate([good], schema) == []
-    assert validate([{**good, "admin": 1}], schema) == ["$[0].admin: int 1 is not boolean"]
-    assert validate([{**good, "extra": 1}], schema) == ["$[0]: 'extra' is not allowed"]
-    assert validate([{"name": "a", "admin": True, "created_at": "yesterday"}], schema) == \
-        ["$[0].created_at: 'yesterday' is not a date-time"]
-    assert validate({"name": "a"}, schema) == ["$: dict {'name': 'a'} is not array"]
-    missing = validate([{"name": "a"}], schema)
-    assert missing == ["$[0]: 'admin' is missing", "$[0]: 'created_at' is missing"]
-    assert validate(True, SCHEMAS["leaderboard"]["items"]["properties"]["bot_id"]) == ["$: bool True is not integer"]
+    assert faults([good]) == []
+    assert faults([{**good, "admin": 1}]) == [((0, "admin"), "bool_type")]
+    assert faults([{**good, "extra": 1}]) == [((0, "extra"), "extra_forbidden")]
+    assert faults([{**good, "created_at": "yesterday"}]) == [((0, "created_at"), "datetime_parsing")]
+    assert faults({"name": "a"}) == [((), "list_type")]
+    assert faults([{"name": "a"}]) == [((0, "admin"), "missing"), ((0, "created_at"), "missing")]
+    row = json.loads(invoke(db, ["leaderboard", "wide", "--json"]))[0]
+    assert faults([{**row, "bot_id": True}], "leaderboard") == [((0, "bot_id"), "int_type")]
+    status = json.loads(invoke(db, ["league", "status", "wide", "--json"]))
+    assert faults({**status, "cycles": {**status["cycles"], "closed": 0}}, "league status") == \
+        [(("cycles", "closed"), "extra_forbidden")]
 
 
 def test_hostile_names_are_escaped_in_every_table(db):
@@ -296,7 +312,8 @@ def test_images_list_json_validates_against_its_schema():
     result = CliRunner().invoke(arena, ["images", "list", "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
-    assert validate(document, SCHEMAS["images list"]) == [] and "python" in {i["language"] for i in document}
+    conforms(result.output, "images list")
+    assert "python" in {i["language"] for i in document}
     table = CliRunner().invoke(arena, ["images", "list"], env={"COLUMNS": None}).output.splitlines()
     assert table[0].split() == ["language", "image", "status", "description"] and len(table) == len(document) + 1
 
@@ -305,5 +322,5 @@ def test_the_languages_listing_validates_against_its_schema():
     result = CliRunner().invoke(arena, ["bot", "new", "--list-languages", "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
-    assert validate(document, SCHEMAS["bot new --list-languages"]) == []
+    conforms(result.output, "bot new --list-languages")
     assert {s["language"] for s in document} == {"python", "javascript", "go", "cpp", "shell"}
