@@ -48,19 +48,8 @@ from .ids import Id, Number
 router = APIRouter()
 PRIVATE = {"cache-control": "private, no-store"}  # an answer with a seat's cards or a bot's output
 
-# A little care per game, for the table's readability: the fields shown first (a seat's own
-# cards, then the table's), and the fields that name a seat. Everything else comes after, as is.
-FIRST = {
-    "prohis": ("hand", "warehouse", "market", "convoy", "revealed", "bribe", "claims", "active", "inspector",
-               "pile_size"),
-    "sobek": ("hand", "corruption", "market", "selection", "shown", "tokens", "token", "discard", "scores",
-              "active", "deck_size"),
-    "boss": ("hand", "police", "bosses", "active", "dealer", "round"),
-    "bandits": ("hand", "hideout", "stash", "attack", "defence", "counter", "boneyard", "removed", "active",
-                "attacker", "defender", "round"),
-}
-SEAT_FIELDS = ("to_act", "active", "inspector", "attacker", "defender", "target", "dealer", "start_player",
-               "seat")
+# A view's table shows each game's first fields (its GameSpec's view_first: a seat's own cards, then
+# the table's), then everything else as is; a field among the spec's seat_fields shows a seat's name.
 META = ("game", "seat", "num_players", "events", "players")  # shown in the heading, the players table, the log
 
 
@@ -635,12 +624,13 @@ def _game_page(request: Request, info: GameInfo, account: Account | None, seat: 
     context: dict[str, Any] = {"info": info, "game": game, "replay": replay, "seat": chosen,
                                "seat_param": "all" if chosen is None else chosen, "score": scorer(info.league.game)}
     if replay is not None:
+        spec = get_game(info.league.game)
         last = len(replay.steps) - 1
         at = last if step is None else min(max(step, 0), last)
         context.update(step=replay.steps[at], at=at, last=last,
                        layout=layout(info.league.game, replay, replay.steps[at]),
                        config={"api": f"{info.api}/replay", "names": info.names(),
-                               "first": list(FIRST.get(info.league.game, ())), "seat_fields": list(SEAT_FIELDS),
+                               "first": list(spec.view_first), "seat_fields": list(spec.seat_fields),
                                "meta": list(META), "live": not info.over})
     return _render(request, "game.html", context, private=not info.public)
 
@@ -654,7 +644,7 @@ def scorer(game: str) -> Callable[[int], str]:
 # -- the table of one step, laid out (replay.js lays it out the same way) -----------------------------------
 def ordered(game: str, keys: list[str]) -> list[str]:
     """A view's fields in the order shown: the game's first fields, then the rest as they come."""
-    first = [k for k in FIRST.get(game, ()) if k in keys]
+    first = [k for k in get_game(game).view_first if k in keys]
     return first + [k for k in keys if k not in first and k not in META]
 
 

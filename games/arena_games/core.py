@@ -368,7 +368,13 @@ def ranks_from_scores(scores: Sequence[Any]) -> list[int]:
 
 @dataclasses.dataclass(frozen=True)
 class GameSpec:
-    """The declarative description of one game (cf. kaggle-environments' specs)."""
+    """The declarative description of one game (cf. kaggle-environments' specs).
+
+    Beside the engine, it says what the layers above need to know of the game: the action verbs
+    and their arguments (the protocol's Action message of the game), and how a view reads (the
+    fields shown first, the fields that name a seat). ``tests/test_game_specs.py`` holds the
+    codec, the web, the kit and the docs to it.
+    """
 
     name: str
     title: str
@@ -379,6 +385,16 @@ class GameSpec:
     version: str
     cards: CardSet
     score_unit: str = "points"
+    actions: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict, hash=False)  # a dict: unhashable
+    """Every action verb, with the names of its arguments in order (``{"take": ("position",),
+    "done": ()}``): the fields of the game's Action message in ``protos/arena/v1/<game>.proto``
+    that carry them."""
+    view_first: tuple[str, ...] = ()
+    """The view fields a reader looks at first (a seat's own cards, then the table's): the replay
+    viewer shows them in this order, then the others as they come."""
+    seat_fields: tuple[str, ...] = ("seat", "to_act")
+    """The view fields whose number is a seat (in a list or a mapping of the view too): the replay
+    viewer shows them as the seat's name."""
     describe_event: Callable[[dict[str, Any], Callable[[int], str]], str | None] = (
         lambda event, name: None
     )
@@ -386,8 +402,8 @@ class GameSpec:
     fallback_preference: tuple[str, ...] = ()
     """The referee plays for a failed seat the first of these that is legal, else the first
     legal action: the most passive play the rules allow."""
-    sampler: Callable[[View, list[dict[str, Any]], Settings], Callable[[random.Random], State]] | None = None
-    """``sampler(view, history, settings)`` prepares, once per decision, what
+    sampler: Callable[[GameSpec, View, list[dict[str, Any]], Settings], Callable[[random.Random], State]] | None = None
+    """``sampler(game, view, history, settings)`` prepares, once per decision, what
     :func:`arena_games.determinise.sampler` needs; the callable it returns draws one state from
     a ``random.Random`` each call (see that module for what a drawn state must satisfy)."""
 
@@ -418,8 +434,7 @@ class GameSpec:
         some settings must also fit the player count, which only starting a game checks.
         """
         self.check_players(num_players)
-        if not isinstance(settings, self.settings):
-            settings = self.settings.from_mapping(settings)
+        settings = self.settings_from(settings)
         self.new_game(num_players, 0, settings)
         return settings
 
@@ -431,6 +446,12 @@ class GameSpec:
     ) -> State:
         """Starts a game. ``settings`` may be a Settings object or a mapping of overrides."""
         self.check_players(num_players)
-        if not isinstance(settings, self.settings):
-            settings = self.settings.from_mapping(settings)
-        return self.state(self, num_players, seed, settings)
+        return self.state(self, num_players, seed, self.settings_from(settings))
+
+    def settings_from(self, settings: Settings | Mapping[str, Any] | None) -> Settings:
+        """``settings`` if they are this game's, else this game's built from a mapping of overrides
+        (whose values may be strings, as the CLI gives them; None: the defaults)."""
+        if isinstance(settings, self.settings):
+            return settings
+        # Another game's Settings object is no mapping: from_mapping refuses it (a TypeError).
+        return self.settings.from_mapping(typing.cast("Mapping[str, Any] | None", settings))

@@ -52,9 +52,8 @@ def sampler(view: View, *, history: list[dict[str, Any]] | None = None,
     spec = get_game(view["game"])
     if spec.sampler is None:
         raise NotImplementedError(f"{spec.title} cannot draw a state from a view")
-    if not isinstance(settings, spec.settings):
-        settings = spec.settings.from_mapping(settings)
-    return spec.sampler(view, list(view["events"]) if history is None else history, settings)
+    return spec.sampler(spec, view, list(view["events"]) if history is None else history,
+                        spec.settings_from(settings))
 
 
 def determinise(view: View, rng: random.Random, *, history: list[dict[str, Any]] | None = None,

@@ -52,6 +52,13 @@ class EventLog:
             return [full for _, full, _ in self.entries]
         return [full if seat in to else public for public, full, to in self.entries]
 
+    def copy(self) -> EventLog:
+        """A log of its own for a clone: the entries and cursors are copied, the events they hold
+        shared (they are read-only)."""
+        new = EventLog.__new__(EventLog)
+        new.entries, new.cursor = self.entries[:], self.cursor[:]
+        return new
+
 
 class MutedLog(EventLog):
     """A log that records nothing, shared by every muted state (:meth:`State.mute`)."""
@@ -73,6 +80,9 @@ class MutedLog(EventLog):
 
     def history(self, seat: int | None = None) -> list[Event]:
         return []
+
+    def copy(self) -> MutedLog:
+        return self  # records nothing: every muted state shares it
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MutedLog:
         return self

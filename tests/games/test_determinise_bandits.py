@@ -25,8 +25,8 @@ from arena_games.bandits import (
     NOT_LOOT,
     STASH_MIN,
     BanditsState,
-    knowledge,
 )
+from arena_games.bandits.sampling import knowledge
 from arena_games.determinise import determinise, sampler
 from arenabot.strategies import make_strategy
 
@@ -183,7 +183,7 @@ def test_the_facts_hold_under_other_settings(settings):
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_what_the_seat_knows_holds_in_the_real_game(n: int):
-    """The seat's reading of its history (arena_games.bandits.knowledge) is never wrong about the
+    """The seat's reading of its history (arena_games.bandits.sampling.knowledge) is never wrong about the
     real game: the cards it places are there, and its hideout groups add up and fit."""
     for real, seat in positions(n, 7 * n, every=5):
         known = knowledge(real.view(seat), real.history(seat), real.settings)

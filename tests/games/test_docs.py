@@ -36,7 +36,7 @@ def settings_table(text: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
 def test_the_page_names_the_engine_and_its_version_and_the_engine_cites_the_page(spec: GameSpec):
     text = page(spec)
-    assert f"Engine: `games/arena_games/{spec.name}.py` (version {spec.version})" in text
+    assert f"Engine: `games/arena_games/{spec.name}/` (version {spec.version})" in text
     module = sys.modules[spec.state.__module__]
     assert f"docs/games/{spec.name}.md" in module.__doc__
 

@@ -25,6 +25,7 @@ import random
 from collections.abc import Sequence
 from operator import add
 
+from arena_games import DONE
 from arena_games.boss import (
     BADGES_TO_END,
     BANISHED,

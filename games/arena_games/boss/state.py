@@ -1,228 +1,61 @@
-"""The Boss: gangsters, hidden rewards and deduction, 2 to 4 players.
-
-The rules are those of ``docs/games/boss.md``; the methods follow them in their order,
-each kind of decision by its pair ``_legal_<phase>`` and ``_apply_<phase>``.
-Names follow the rulebook: a row of *boss cards* (seven cities and Chicago) gathers
-*cubes* (gangsters: *big* regulars that come back every round, *small* irregulars
-used once); under each city lies a face-down *reward*, one of that city's cards;
-players *reveal* their other city cards one per turn, and the *police* cards say
-when the game ends.
-
-Decisions are fine-grained; each lists every legal action:
-
-=======  =================  =====================================================
-phase    who decides        actions
-=======  =================  =====================================================
-turn     the active player  ``reveal:<card>`` (a card of the hand) or
-                            ``place:<boss>`` (start adding cubes to that boss)
-cubes    the active player  ``big``, ``small`` (add one cube), ``done``
-reveal   the active player  ``reveal:<card>``: the mandatory reveal, after placing
-place    the active player  ``place:<boss>``: the optional placement, after
-                            revealing; or ``pass``
-=======  =================  =====================================================
-
-``<card>`` is a face such as ``detroit_3`` or ``memphis_hospital``; ``<boss>`` a city
-such as ``new_york``, or ``chicago``.
-
-Where the rulebook is silent, this engine decides (the page lists these too):
-
-* ``place:<boss>`` is offered only where the placement can be completed: the cubes
-  at hand can reach a strict majority there. Cubes are then added one at a time and
-  ``done`` is legal once the placement has a big cube and the majority.
-* A decision with a single legal action is played at once, without asking. Every
-  decision depends only on public information and the decider's own hand, so this
-  reveals nothing.
-* A penalty falls on the player's pool of big cubes (in reserve or on the board),
-  never on the cubes of a particular boss, so it cannot change a majority later in
-  the same resolution. Every placement brings a big cube, so a controller always has
-  one to lose: the rules' "no big cube left" case is handled but cannot arise in play.
-* A cube jailed at the end of round r misses rounds r+1 and r+2; one hospitalised
-  misses round r+1.
-* Every reward card is turned face up at resolution, also under a boss nobody
-  controls.
-* The last-turn order is fixed when the police card is flipped.
-* The reserve that breaks ties counts big cubes back from prison or hospital at the
-  end of the last round, and not those the last round's penalties took.
-* Overtime (a setting): when the first place is still tied after every tie-break,
-  everyone plays one more complete round, whose points count like any other; it
-  flips a police card only if one is left. Then the same ranking applies, and
-  players still tied share their place.
-"""
+"""The rules of The Boss in play (``docs/games/boss.md``): the state, each kind of decision by its
+pair ``_legal_<phase>`` and ``_apply_<phase>`` in the order of the rules, the resolution of a
+round, the scores and the view of one seat. The package's docstring tables the phases and their
+actions."""
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import itertools
 import random
-from collections.abc import Callable
 from operator import add, itemgetter
 from typing import Any
 
-from .cards import CardSet, deal, shuffled
-from .core import (
-    DONE,
-    TERMINAL,
-    Action,
-    BadSettings,
-    GameSpec,
-    PhasedState,
-    Settings,
-    View,
-    action_table,
-    ranks_from_scores,
+from ..cards import deal, shuffled
+from ..core import DONE, TERMINAL, Action, BadSettings, GameSpec, PhasedState, View, ranks_from_scores
+from ..views import UNKNOWN, seat_view
+from .components import (
+    BACK,
+    BADGES_TO_END,
+    BANISHED,
+    BIG,
+    BIG_CUBES,
+    BOSSES,
+    CARDS,
+    CHICAGO,
+    CINCINNATI,
+    CITIES,
+    CITY_CARDS,
+    CITY_OF,
+    CUBES,
+    DOUBLE,
+    EFFECTS,
+    FACE,
+    GOLD,
+    HAND_SIZE,
+    KIND_OF,
+    NAME,
+    NONE,
+    OVER,
+    PARSED,
+    PASS,
+    PHASES,
+    PLACE,
+    PLACE_ON,
+    PRISON,
+    PRISON_ROUNDS,
+    REVEAL,
+    REVEAL_CARD,
+    REVOLVER,
+    SILVER,
+    SMALL,
+    SMALL_CUBES,
+    TURN,
+    VALUE_OF,
+    VALUES,
+    BossSettings,
+    card_id,
+    city_combinations,
+    sorted_backs,
 )
-from .views import MUTED, UNKNOWN, EventLog, restore_log, seat_view
-
-# -- bosses and cards ----------------------------------------------------------------------
-CITIES = ("new_york", "boston", "detroit", "kansas_city", "cincinnati", "memphis", "philadelphia")
-NEW_YORK, BOSTON, DETROIT, KANSAS_CITY, CINCINNATI, MEMPHIS, PHILADELPHIA = range(7)
-CHICAGO = 7  # a boss card with no number and no city cards
-BOSSES = (*CITIES, "chicago")
-
-# A city card is a number of bags (points) or a penalty. Every kind exists once per city
-# in the card set, and the ``city_cards`` setting picks which of them are in the game.
-VALUES = (1, 2, 3, 4, 5)
-REVOLVER, PRISON, HOSPITAL, BANISHED = range(len(VALUES), len(VALUES) + 4)
-KINDS = (*(str(v) for v in VALUES), "revolver", "prison", "hospital", "banished")
-POLICE = (("gold", 2), ("silver", 2), ("double", 1))
-
-CARDS = CardSet([(f"{city}_{kind}", 1) for city in CITIES for kind in KINDS] + list(POLICE))
-FACE, NAMES = CARDS.face_of, CARDS.names
-NAME = tuple(NAMES[f] for f in FACE)  # by card id
-CITY_CARDS = len(CITIES) * len(KINDS)  # ids below this are city cards, the rest police
-CITY_OF = tuple(c // len(KINDS) for c in range(CITY_CARDS))
-KIND_OF = tuple(c % len(KINDS) for c in range(CITY_CARDS))
-VALUE_OF = tuple(VALUES[k] if k < len(VALUES) else 0 for k in KIND_OF)  # penalties score 0
-GOLD, SILVER, DOUBLE = (CARDS.index[name] for name, _ in POLICE)
-NONE = "none"  # no card at all: Chicago's reward
-
-BIG_CUBES, SMALL_CUBES, HAND_SIZE = 6, 3, 5
-BADGES_TO_END = 3
-PRISON_ROUNDS = 2  # a jailed cube sits out the next 2 rounds; a hospitalised one, the next round
-
-
-def card_id(city: int, kind: int) -> int:
-    return city * len(KINDS) + kind
-
-
-DEFAULT_CITY_CARDS = (
-    "new_york:2/3/hospital,boston:1/4/prison,detroit:1/2/3/4/revolver,kansas_city:1/2/3/revolver,"
-    "cincinnati:2/3/banished,memphis:1/2/3/hospital,philadelphia:1/2/4/revolver/prison"
-)
-# Cards the rulebook names: these must stay whatever the setting says.
-KNOWN_CARDS = ((DETROIT, REVOLVER), (CINCINNATI, BANISHED), (MEMPHIS, HOSPITAL),
-               (PHILADELPHIA, REVOLVER), (PHILADELPHIA, PRISON), (KANSAS_CITY, REVOLVER))
-
-
-Table = tuple[tuple[int, ...], ...]  # the kinds of each city's cards, by city
-
-
-@functools.lru_cache(maxsize=32)
-def parse_city_cards(text: str, base: Table | None = None) -> Table:
-    """``"new_york:2/3/hospital,..."`` -> the kinds of each city's cards, by city.
-
-    Cities the text does not list keep their cards in ``base`` (the default table).
-    Raises BadSettings naming the problem.
-    """
-    table = [list(kinds) for kinds in (DEFAULT_TABLE if base is None else base)]
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        city, sep, cards = item.partition(":")
-        if not sep or city not in CITIES:
-            raise BadSettings(f"setting city_cards: expected CITY:CARD/CARD/..., with CITY one of "
-                              f"{', '.join(CITIES)}; got {item!r}")
-        kinds = [k.strip() for k in cards.split("/") if k.strip()]
-        bad = [k for k in kinds if k not in KINDS]
-        if bad or not kinds:
-            raise BadSettings(f"setting city_cards: {city} needs cards among {', '.join(KINDS)}; "
-                              f"got {cards!r}")
-        if len(set(kinds)) != len(kinds):
-            raise BadSettings(f"setting city_cards: {city} lists a card twice ({cards!r})")
-        table[CITIES.index(city)] = [KINDS.index(k) for k in kinds]
-    for city, kind in KNOWN_CARDS:
-        if kind not in table[city]:
-            raise BadSettings(f"setting city_cards: {CITIES[city]} must keep its {KINDS[kind]} card "
-                              "(the rulebook's)")
-    if [k for k in table[KANSAS_CITY] if k >= len(VALUES)] != [REVOLVER]:
-        raise BadSettings("setting city_cards: the Revolver is Kansas City's only penalty (the rulebook's)")
-    if any(BANISHED in table[c] for c in range(len(CITIES)) if c != CINCINNATI):
-        raise BadSettings("setting city_cards: the Banished card is Cincinnati's only")
-    return tuple(tuple(sorted(kinds)) for kinds in table)
-
-
-DEFAULT_TABLE = parse_city_cards(DEFAULT_CITY_CARDS, base=((),) * len(CITIES))
-
-
-def city_combinations(table: Table, num_players: int) -> list[tuple[int, ...]]:
-    """Every set of cities whose cards deal 5 to each player plus one reward per city.
-
-    The rules give 3, 5 and 7 cities for 2, 3 and 4 players: 2n - 1 cities.
-    """
-    count = 2 * num_players - 1
-    need = count + HAND_SIZE * num_players
-    return [combo for combo in itertools.combinations(range(len(CITIES)), count)
-            if sum(len(table[c]) for c in combo) == need]
-
-
-@dataclasses.dataclass(frozen=True)
-class BossSettings(Settings):
-    """The [house] rules of The Boss, with the defaults of its page."""
-
-    city_cards: str = DEFAULT_CITY_CARDS
-    """Each city's cards: ``city:card/card/...``, comma-separated; a card is 1 to 5 (bags) or
-    ``revolver``, ``prison``, ``hospital``, ``banished``. Cities not listed keep the default
-    table; the cards the rulebook names (see its page) must stay."""
-
-    cities: str = ""
-    """The cities in play, comma-separated (``detroit,philadelphia,boston``). Empty: one of
-    the combinations that deal exactly 5 cards to each player, drawn with the game seed."""
-
-    first_dealer: int = 0
-    """The seat that deals (and plays) first in round 1; the rulebook says the oldest player."""
-
-    chicago_needs_other_boss: bool = True
-    """Cubes may go to Chicago only from a player who already has cubes on another boss card
-    this round (this project's reading of "before this round"). Off: Chicago is open to all."""
-
-    overtime: bool = True
-    """When the first place is still tied after the tie-breaks, one more round is played (once).
-    Off: the tied players share the place at once."""
-
-    def __post_init__(self) -> None:
-        table = parse_city_cards(self.city_cards)
-        if self.first_dealer < 0:
-            raise BadSettings(f"setting first_dealer: must be a seat (0 or more), got {self.first_dealer}")
-        if self.cities:
-            names = [c.strip() for c in self.cities.split(",")]
-            bad = [c for c in names if c not in CITIES]
-            if bad:
-                raise BadSettings(f"setting cities: unknown {', '.join(map(repr, bad))}; "
-                                  f"known: {', '.join(CITIES)}")
-            combo = tuple(sorted(CITIES.index(c) for c in names))
-            if len(set(combo)) != len(combo) or not any(
-                combo in city_combinations(table, n) for n in (2, 3, 4)
-            ):
-                raise BadSettings(
-                    f"setting cities: {self.cities!r} is not a combination of 3, 5 or 7 distinct cities "
-                    "whose cards number cities + 5 x players"
-                )
-
-    def table(self) -> Table:
-        return parse_city_cards(self.city_cards)
-
-
-# -- phases and actions ------------------------------------------------------------------
-TURN, CUBES, REVEAL, PLACE, OVER = range(5)
-PHASES = ("turn", "cubes", "reveal", "place", "over")
-
-REVEAL_CARD = tuple(f"reveal:{name}" for name in NAME[:CITY_CARDS])  # by card id
-PLACE_ON = tuple(f"place:{b}" for b in BOSSES)
-BIG, SMALL, PASS = "big", "small", "pass"
-PARSED = action_table(REVEAL_CARD, PLACE_ON)
-
-# The names views show: a card's face; the back of a city card is its city.
-BACK = tuple(CITIES[CITY_OF[c]] if c < CITY_CARDS else UNKNOWN for c in range(len(CARDS)))
-EFFECTS = {REVOLVER: "dies", PRISON: "prison", HOSPITAL: "hospital", BANISHED: "banished"}
 
 
 class BossState(PhasedState):
@@ -296,8 +129,8 @@ class BossState(PhasedState):
         self.placing = -1  # the boss receiving cubes in the current placement
         self.added_big = self.added_small = 0
         # Each seat's and each boss card's part of a view, built when first needed after a change.
-        self._player_views: list[dict | None] = [None] * n
-        self._boss_views: list[dict | None] = [None] * len(BOSSES)
+        self._player_views: list[dict[str, Any] | None] = [None] * n
+        self._boss_views: list[dict[str, Any] | None] = [None] * len(BOSSES)
         self._start_round(sorted(in_game))
         self._settle()
 
@@ -307,17 +140,21 @@ class BossState(PhasedState):
     # the rest of a clone. So a clone and its original share the source until one of them
     # draws: that one draws from its own copy (or from a new source, when ``_chance`` is the
     # int seed a determinisation gave it). The shared source itself is then never drawn from.
+    _chance: random.Random | int
+    _chance_own: bool  # False: shared with a clone, or an int seed
+
     @property
     def rng(self) -> random.Random:
         chance = self._chance
-        if not self._chance_own:
-            if type(chance) is int:
-                chance = random.Random(chance)
-            else:
-                fork = random.Random.__new__(random.Random)
-                fork.setstate(chance.getstate())
-                chance = fork
-            self._chance, self._chance_own = chance, True
+        if isinstance(chance, random.Random):
+            if self._chance_own:
+                return chance
+            fork = random.Random.__new__(random.Random)
+            fork.setstate(chance.getstate())
+            chance = fork
+        else:
+            chance = random.Random(chance)
+        self._chance, self._chance_own = chance, True
         return chance
 
     @rng.setter
@@ -329,10 +166,7 @@ class BossState(PhasedState):
         new = BossState.__new__(BossState)
         fields = new.__dict__ = self.__dict__.copy()  # shares the spec, settings, tables, the legal list
         self._chance_own = fields["_chance_own"] = False
-        log = self.log
-        if log is not MUTED:
-            copy = fields["log"] = EventLog.__new__(EventLog)
-            copy.entries, copy.cursor = log.entries[:], log.cursor[:]  # the events are read-only
+        fields["log"] = self.log.copy()
         fields["hands"] = [hand[:] for hand in self.hands]
         fields["revealed"] = [cards[:] for cards in self.revealed]
         fields["big_on"] = [cubes[:] for cubes in self.big_on]
@@ -463,7 +297,7 @@ class BossState(PhasedState):
                 self.phase = REVEAL
 
     def _has_majority(self, seat: int, boss: int) -> bool:
-        totals = list(map(add, self.big_on[boss], self.small_on[boss]))
+        totals: list[int] = list(map(add, self.big_on[boss], self.small_on[boss]))
         mine = totals[seat]
         totals[seat] = -1
         return mine > max(totals)
@@ -533,7 +367,7 @@ class BossState(PhasedState):
             totals = list(map(add, self.big_on[boss], self.small_on[boss]))
             top = max(totals)
             controller = totals.index(top) if top else -1  # placements keep the majority strict
-            event: dict = {"type": "resolve", "boss": BOSSES[boss]}
+            event: dict[str, Any] = {"type": "resolve", "boss": BOSSES[boss]}
             if boss == CHICAGO:
                 if controller >= 0:
                     points = self.chicago_sum(position)
@@ -660,7 +494,7 @@ class BossState(PhasedState):
     # A view's parts for one seat and one boss card are the same for every seat, and most
     # decisions change one of each: they are cached, shared by the views that show them
     # (views are read-only), and rebuilt after a change.
-    def _player_view(self, s: int) -> dict:
+    def _player_view(self, s: int) -> dict[str, Any]:
         part = self._player_views[s] = {
             "hand": [BACK[c] for c in sorted(self.hands[s])], "big": self.big[s], "small": self.small[s],
             "dead": self.dead[s], "prison": self.prison[s][:], "hospital": self.hospital[s],
@@ -669,7 +503,7 @@ class BossState(PhasedState):
         }
         return part
 
-    def _boss_view(self, b: int) -> dict:
+    def _boss_view(self, b: int) -> dict[str, Any]:
         reward = NONE if b == CHICAGO else NAME[self.rewards[self.reward_slot[b]]] if self.rewards_up else UNKNOWN
         part = self._boss_views[b] = {
             "boss": BOSSES[b], "big": self.big_on[b][:], "small": self.small_on[b][:],
@@ -693,188 +527,3 @@ class BossState(PhasedState):
         for s in range(self.num_players):
             places[f"hand{s}"] = self.hands[s]
         return places
-
-
-def sorted_backs(cards: list[int]) -> list[str]:
-    """The backs of ``cards`` (their cities), in city order."""
-    return [BACK[c] for c in sorted(cards)]
-
-
-# -- determinisation ---------------------------------------------------------------------------
-POLICE_IDS = {face: CARDS.ids(name) for face, name in ((GOLD, "gold"), (SILVER, "silver"), (DOUBLE, "double"))}
-# A draw sorts the unknown cards by this key plus a random fraction: by city, shuffled within
-# each, and the police cards after them.
-_DRAW_KEY = (*CITY_OF, *[len(CITIES)] * (len(CARDS) - CITY_CARDS))
-
-
-def sampler(view: View, history: list[dict[str, Any]], settings: BossSettings) -> Callable[[random.Random], BossState]:
-    """Prepares the draws of states consistent with ``view`` (see :mod:`arena_games.determinise`).
-
-    Every round deals the city cards afresh, so what a seat knows of the hidden cards is the
-    snapshot its view gives: the values of its own hand, the cards revealed this round, the
-    cities (backs) of every hand, and the cards of each city in the game. Everything public
-    (cubes, penalties, points, police cards face up, whose turn) is copied from the view. A deal
-    gives every assignment of the city cards equally likely, so given those facts the unknown
-    cards of each city are uniformly shuffled among its reward and the slots of that city in the
-    other hands: that is the draw, and the exact posterior (nothing is inferred from how the others
-    played). The police cards still face down are in uniform random order.
-    """
-    n, seat = view["num_players"], view["seat"]
-    index = CARDS.index
-    t = BossState.__new__(BossState)
-    t.game, t.num_players, t.seed, t.settings = GAME, n, 0, settings
-    t.rng = 0
-    t.log = restore_log(seat, view, history, n)
-    t._legal = None
-
-    row = [BOSSES.index(b["boss"]) for b in view["bosses"]]
-    by_boss = {BOSSES.index(b["boss"]): b for b in view["bosses"]}
-    cities = tuple(sorted(b for b in row if b != CHICAGO))
-    t.cities, t.row = cities, row
-    t.city_cards = tuple(list(by_boss[b]["cards"]) if b in by_boss and b != CHICAGO else []
-                         for b in range(len(BOSSES)))
-    in_game = {index[name] for b in cities for name in t.city_cards[b]}
-    t.removed = [c for c in range(CITY_CARDS) if c not in in_game]
-    t.reward_slot = {city: i for i, city in enumerate(cities)}
-
-    # The police cards: those face up are known; the rest make the deck, in random order.
-    police_ids = {face: list(ids) for face, ids in POLICE_IDS.items()}
-    t.police = [police_ids[index[name]].pop(0) for name in view["police"]]
-    hidden_police = sorted(c for ids in police_ids.values() for c in ids)
-    if len(hidden_police) != view["police_left"]:
-        raise ValueError("the view's police cards do not add up")
-    t.deck = []
-
-    # The board: cubes, revealed cards, rewards (face up only once the game is over).
-    t.big_on = [list(by_boss[b]["big"]) if b in by_boss else [0] * n for b in range(len(BOSSES))]
-    t.small_on = [list(by_boss[b]["small"]) if b in by_boss else [0] * n for b in range(len(BOSSES))]
-    t.revealed = [[index[name] for name in by_boss[b]["revealed"]] if b in by_boss else []
-                  for b in range(len(BOSSES))]
-    rewards = [by_boss[city]["reward"] for city in cities]
-    t.rewards_up = any(r != UNKNOWN for r in rewards)
-    t.rewards = [-1 if r == UNKNOWN else index[r] for r in rewards]
-
-    players = view["players"]
-    t.hands = [[index[name] for name in view["hand"]] if s == seat else [] for s in range(n)]
-    t.big = [p["big"] for p in players]
-    t.small = [p["small"] for p in players]
-    t.dead = [p["dead"] for p in players]
-    t.prison = [list(p["prison"]) for p in players]
-    t.hospital = [p["hospital"] for p in players]
-    t.banished = [p["banished"] for p in players]
-    t.points = [p["points"] for p in players]
-    t.last_round_points = [p["last_round_points"] for p in players]
-
-    t.round, t.overtime, t.dealer, t.active = view["round"], view["overtime"], view["dealer"], view["active"]
-    t.phase = PHASES.index(view["phase"])
-    t.to_act = view["to_act"] if t.phase != OVER else TERMINAL
-    t.last_turn, t.last_turns, t.turn_revealed = view["last_turn"], list(view["last_turns"]), view["turn_revealed"]
-    t.placing = row[view["placing"]] if view["placing"] >= 0 else -1
-    t.added_big, t.added_small = view["added_big"], view["added_small"]
-    t._player_views, t._boss_views = [None] * n, [None] * len(BOSSES)
-
-    # The unknown cards of each city, and the places they fill, in the same order: by city, its
-    # reward (target -1 - its slot), then its slots in the other hands (target: the seat); then
-    # the police deck (target n).
-    known = set(t.hands[seat]).union(*t.revealed, t.rewards)
-    unknown: list[int] = []
-    targets: list[int] = []
-    hidden = sorted(in_game - known)
-    for city in cities:
-        cards = [c for c in hidden if CITY_OF[c] == city]
-        places = [-1 - t.reward_slot[city]] if t.rewards[t.reward_slot[city]] < 0 else []
-        for s in range(n):
-            if s != seat:
-                places += [s] * players[s]["hand"].count(CITIES[city])
-        if len(cards) != len(places):
-            raise ValueError(f"the view does not add up: {CITIES[city]} has {len(cards)} unknown cards "
-                             f"for {len(places)} hidden places")
-        unknown += cards
-        targets += places
-    unknown += hidden_police
-    targets += [n] * len(hidden_police)
-    template, key = t, _DRAW_KEY
-
-    def draw(rng: random.Random) -> BossState:
-        state = template.clone()
-        state.rng = rng.getrandbits(64)  # the seed of its future chance: the next rounds' deals
-        cards = sorted(unknown, key=lambda c, r=rng.random: key[c] + r())
-        hands, rewards, deck = state.hands, state.rewards, state.deck
-        for card, target in zip(cards, targets, strict=True):
-            if target < 0:
-                rewards[~target] = card
-            elif target < n:
-                hands[target].append(card)
-            else:
-                deck.append(card)
-        return state
-
-    return draw
-
-
-# -- readable logs -------------------------------------------------------------------------
-def describe_event(event: dict, name: Callable[[int], str]) -> str | None:
-    """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
-    kind, who = event["type"], name(event["seat"]) if "seat" in event else ""
-    match kind:
-        case "round":
-            extra = " (overtime)" if event.get("overtime") else ""
-            return (f"== round {event['round']}{extra}: {who} deals; Chicago is boss card "
-                    f"{event['position'] + 1}")
-        case "deal":
-            return f"   {who} holds {', '.join(event['cards'])}"
-        case "turn":
-            return f"-- {who}'s {'last ' if event.get('last') else ''}turn"
-        case "place":
-            small = f" and {event['small']} small" if event.get("small") else ""
-            return f"   {who} adds {event['big']} big{small} cube(s) to {title(event['boss'])}"
-        case "reveal":
-            return f"   {who} reveals {title(event['card'])}"
-        case "police":
-            return f"** police card: {event['card']}"
-        case "last_turns":
-            return "** last turns, most cubes in reserve first: " + ", ".join(map(name, event["seats"]))
-        case "resolve":
-            card = f" (reward {title(event['card'])})" if "card" in event else ""
-            if "seat" not in event:
-                return f"   {title(event['boss'])}: nobody{card}"
-            return f"   {title(event['boss'])}: {who}{card} {EFFECT_TEXT[event['effect']].format(**event)}"
-        case "round_end":
-            return f"   end of round {event['round']}: points " + ", ".join(map(str, event["scores"]))
-        case "overtime":
-            return "** tied at the top: one overtime round for " + ", ".join(map(name, event["seats"]))
-        case "game_over":
-            return "** game over"
-    return None
-
-
-def title(name: str) -> str:
-    return name.replace("_", " ").title()
-
-
-EFFECT_TEXT = {
-    "points": "scores {points}",
-    "dies": "loses a big cube for good",
-    "prison": "sends a big cube to prison for 2 rounds",
-    "hospital": "sends a big cube to hospital for 1 round",
-    "banished": "is banished from Cincinnati",
-    "no_cube": "has no big cube left to lose",
-}
-
-
-GAME = GameSpec(
-    name="boss",
-    title="The Boss",
-    min_players=2,
-    max_players=4,
-    settings=BossSettings,
-    state=BossState,
-    version="1.0.0",
-    cards=CARDS,
-    score_unit="points",
-    describe_event=describe_event,
-    # A failed seat places no cubes: it reveals its first card (reveals come first in
-    # the list), passes the optional placement, and closes a placement as soon as it may.
-    fallback_preference=(PASS, DONE, BIG),
-    sampler=sampler,
-)
