@@ -25,7 +25,6 @@ import random
 from collections.abc import Sequence
 from operator import add
 
-from arena_games import DONE
 from arena_games.boss import (
     BADGES_TO_END,
     BANISHED,
