@@ -61,7 +61,9 @@ test: setup lint docker
 thorough: setup
 	HYPOTHESIS_PROFILE=thorough $(BIN)/python -m pytest -q tests/games/test_properties.py tests/games/test_determinise.py
 
-## lint: ruff, then mypy, strict, on the packages that pyproject.toml's [tool.mypy] lists
+## lint: ruff, then mypy on what pyproject.toml's [tool.mypy] lists: strict on the engines, the referee, the
+## protocol package, the Python kit and the sample bots; clean on arena/ and bench/ (every body checked,
+## annotations not required)
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy

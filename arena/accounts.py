@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 
-from .store import ApiToken, Store, User, WebSession
+from .store import ApiToken, Store, User, WebSession, rows_changed
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 TOKEN_PREFIX = "arena_"
@@ -99,7 +99,7 @@ def revoke_tokens(store: Store, name: str) -> int:
     """Revokes every API token of ``name``; returns how many there were."""
     with store() as session, session.begin():
         user = get_user(session, name)
-        return session.execute(delete(ApiToken).where(ApiToken.user_id == user.id)).rowcount
+        return rows_changed(session, delete(ApiToken).where(ApiToken.user_id == user.id))
 
 
 def users(store: Store) -> list[User]:

@@ -119,7 +119,7 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
         match = session.get(Match, match_id)
         if match is None:
             raise BundleError(f"no match {match_id}")
-        league = session.get(League, match.league_id)
+        league = session.get_one(League, match.league_id)
         slot = Slot(match.round, tuple(int(b) for b in match.table.split(",")))
         k = len(slot.table)
         first = slot.cycle * k
@@ -493,7 +493,7 @@ def check_images(bundle: Bundle, other_images: bool = False) -> list[str]:
         label, image, want = (printable(f"{bot['name']}@{bot['version']}"), printable(bot["image"], 200),
                               bot["image_digest"])
         try:
-            found = engine.images.get(bot["image"]).id
+            found = engine.api.inspect_image(bot["image"])["Id"]
         except docker.errors.ImageNotFound:
             problems.append(f"{label}: there is no image {image} here")
             continue

@@ -132,13 +132,13 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
             raise RecordError(f"decision {k} is seat {d.get('seat')}'s, but the engine asks seat {s}")
         legal = state.legal_actions()
         mine = public or s == seat
-        f = failed.get(s)
+        first = failed.get(s)
         steps.append(table({
             "step": k, "seat": s,
             "action": d["action"] if mine else None,
             "ms": d.get("ms", 0.0) if mine else None,
             "fallback": bool(d.get("fallback")) if mine else None,
-            "failure": (f[2] if f and f[0] == k and f[1] else "") if mine else None,
+            "failure": (first[2] if first and first[0] == k and first[1] else "") if mine else None,
             "end": False, "pending": False,
         }, s, legal))
         try:

@@ -52,7 +52,8 @@ def build_times(report: Report, runs: int) -> None:
     client = docker_client(timeout=120)
     with tempfile.TemporaryDirectory(prefix="bench-builds-") as tmp:
         for sample in SAMPLES:
-            cold, cached = [], []
+            cold: list[float] = []
+            cached: list[float] = []
             for _ in range(runs):
                 config = load_bot_config(fresh_copy(sample, Path(tmp)))
                 for times in (cold, cached):

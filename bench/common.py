@@ -12,6 +12,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 import httpx
 
@@ -51,9 +52,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(command: list[str], port: int, **popen: object) -> tuple[subprocess.Popen, str]:
+def start_server(command: list[str], port: int, **popen: Any) -> tuple[subprocess.Popen, str]:
     """A web server started by ``command`` (on ``port``), once it answers ``/healthz``; its URL."""
-    process = subprocess.Popen(command, **popen)  # type: ignore[call-overload]
+    process = subprocess.Popen(command, **popen)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from typing import cast
 
 import grpc
 
@@ -17,7 +18,7 @@ async def main(address: str) -> None:
             msg = await call.read()
             if msg is grpc.aio.EOF:
                 return
-            await call.write(msg)
+            await call.write(cast(bytes, msg))  # types-grpcio types read() as object (EOF or a reply)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ from __future__ import annotations
 import copy
 import random
 import time
+from collections.abc import Callable, Sequence
+from functools import partial
 
 import click
 
@@ -28,7 +30,7 @@ from arena_games.determinise import sampler
 from .common import Report, median, pin_to_one_core
 
 
-def run(spec, n: int, seconds: float, with_view: bool, seed0: int) -> tuple[int, int, float]:
+def run(spec: GameSpec, n: int, seconds: float, with_view: bool, seed0: int) -> tuple[int, int, float]:
     """Plays random games for about ``seconds``; returns (decisions, games, elapsed)."""
     rng = random.Random(seed0)
     choice = rng.choice
@@ -72,7 +74,7 @@ def positions(spec: GameSpec, n: int, count: int, seed0: int) -> list[State]:
     return out
 
 
-def rate(work, seconds: float) -> float:
+def rate(work: Callable[[], object], seconds: float) -> float:
     """Calls of ``work()`` a second, over about ``seconds``."""
     calls = 0
     start = time.perf_counter()
@@ -91,18 +93,18 @@ def search_figures(report: Report, spec: GameSpec, n: int, repeats: int, seconds
     states = positions(spec, n, 8, 77)
     rng = random.Random(1)
 
-    def cycle(calls):
+    def cycle(calls: Sequence[Callable[[], object]]) -> Callable[[], None]:
         """One call of each in turn, over and over."""
         i = 0
 
-        def work():
+        def work() -> None:
             nonlocal i
             calls[i % len(calls)]()
             i += 1
         return work
 
-    def clone_apply(clone):
-        def one(state, legal):
+    def clone_apply(clone: Callable[[State], State]) -> list[Callable[[], None]]:
+        def one(state: State, legal: list[str]) -> Callable[[], None]:
             return lambda: clone(state).apply(legal[rng.randrange(len(legal))])
         return [one(s, s.legal_actions()) for s in states]
 
@@ -112,7 +114,7 @@ def search_figures(report: Report, spec: GameSpec, n: int, repeats: int, seconds
         deep.append(rate(cycle(clone_apply(copy.deepcopy)), seconds))
         drawers = [sampler(s.view(s.current_player()), history=s.history(s.current_player()), settings=s.settings)
                    for s in states]
-        draws.append(rate(cycle([lambda draw=draw: draw(rng) for draw in drawers]), seconds))
+        draws.append(rate(cycle([partial(draw, rng) for draw in drawers]), seconds))
         done = 0
         for k, state in enumerate(states[:4]):  # a 1 s decision from each of four positions
             bot = ISMCTS(k, max_ms=1000 * seconds, share=1.0)

@@ -70,8 +70,8 @@ def truth(games: int, report: Report) -> None:
         scores: dict[int, list[float]] = {b: [] for b in league.ids}
         for match in league.matches():
             for game in match:
-                for seat, bot in enumerate(game.seats):
-                    scores[bot].append((PLAYERS - game.ranks[seat]) / (PLAYERS - 1))
+                for seat, bot_id in enumerate(game.seats):
+                    scores[bot_id].append((PLAYERS - game.ranks[seat]) / (PLAYERS - 1))
             if league.played >= games * n // 16:
                 break
         means = [100 * statistics.mean(scores[b]) for b in league.ids]

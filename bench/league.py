@@ -48,8 +48,8 @@ def one_run(rounds: int, jobs: int, tmp: Path) -> tuple[float, dict[str, float],
     create_league(store, "bench", "prohis", 3, {}, ScheduleOptions(deals=2), secret=dev_secret(3))
     for folder in SAMPLES:
         config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
-        image = client.images.get(config.tag)  # built by `make images`
-        register_bot(store, name=config.name, version=config.version, image=config.tag, image_digest=image.id,
+        image_id = client.api.inspect_image(config.tag)["Id"]  # built by `make images`
+        register_bot(store, name=config.name, version=config.version, image=config.tag, image_digest=image_id,
                      language=config.language, author=config.author, games=list(config.games), league="bench")
     summary = run_league(store, "bench", rounds, jobs, tmp / "runs")
     decisions = sum(record.read_text().count('"type":"decision"') for record in (tmp / "runs").rglob("game-*.jsonl"))

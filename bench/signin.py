@@ -49,7 +49,9 @@ PASSWORD = "the-right-password-1"
 
 def rss_mib(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status)[1]) / 1024
+    found = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert found is not None, f"no VmRSS in /proc/{pid}/status"
+    return int(found[1]) / 1024
 
 
 # -- the server, in a process of its own ---------------------------------------------------------
@@ -102,7 +104,9 @@ async def _post(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, head
 async def _flood(url: str, clients: int, seconds: float, spread: bool) -> Counter:
     with httpx.Client(base_url=url) as client:
         page = client.get("/login")
-        token = re.search(r'id="login-csrf" value="([^"]+)"', page.text)[1]
+        found = re.search(r'id="login-csrf" value="([^"]+)"', page.text)
+        assert found is not None, "the sign-in page has no login-csrf field"
+        token = found[1]
         cookie = page.cookies["arena_login"]
     host, port = url.removeprefix("http://").split(":")
     statuses: Counter = Counter()

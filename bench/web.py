@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def fill_store(store: Store, bots: int, games: int, seed: int = 15) -> None:
                              author=f"author{i % 17}", games=["prohis"], created_at=t0 + timedelta(minutes=i)))
         skills[i] = rng.gauss(0, 1)
         flakiness[i] = rng.choice((0.0, 0.0, 0.002, 0.01, 0.05))
-    reasons, weights = zip(*REASONS, strict=True)
+    reasons, weights = [reason for reason, _ in REASONS], [weight for _, weight in REASONS]
     match_rows, game_rows = [], []
     used: set[tuple[int, str]] = set()
     match_id = game_id = 0
@@ -131,7 +132,7 @@ class RawClient:
         self.writer: asyncio.StreamWriter | None = None
 
     async def get(self, path: str) -> int:
-        if self.writer is None:
+        if self.reader is None or self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
         head = await self.reader.readuntil(b"\r\n\r\n")
@@ -156,6 +157,7 @@ async def load(url: str, path: str, requests: int, clients: int, seconds: float,
     host, port = url.removeprefix("http://").split(":")
 
     async def one_client() -> None:
+        get: Callable[[str], Awaitable[httpx.Response | int]]
         if kind == "httpx":
             client = httpx.AsyncClient(base_url=url, timeout=120)
             get = client.get

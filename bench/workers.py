@@ -41,7 +41,7 @@ from arena.league import create_league
 from arena.league.runner import run_league
 from arena.league.schedule import ScheduleOptions
 from arena.league.workers import CeleryExecutor, broker_url
-from arena.store import open_store
+from arena.store import Store, open_store
 from referee.sandbox import docker_client
 from referee.spec import dev_secret
 
@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ("random", "first_legal", "prohis_heuristic", "prohis_bold")
 
 
-def new_league(tmp: Path) -> tuple[str, object]:
+def new_league(tmp: Path) -> tuple[str, Store]:
     db = f"sqlite:///{tmp}/bench.db"
     store = open_store(db)
     client = docker_client()
@@ -59,8 +59,8 @@ def new_league(tmp: Path) -> tuple[str, object]:
     for folder in SAMPLES:
         config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
         register_bot(store, name=config.name, version=config.version, image=config.tag,
-                     image_digest=client.images.get(config.tag).id, language=config.language, author=config.author,
-                     games=list(config.games), league="bench")
+                     image_digest=client.api.inspect_image(config.tag)["Id"], language=config.language,
+                     author=config.author, games=list(config.games), league="bench")
     return db, store
 
 
@@ -80,7 +80,8 @@ def start_workers(n: int, broker: str, db: str, queue: str, tmp: Path) -> list[s
     return procs
 
 
-def one_run(kind: str, n: int, rounds: int, broker: str, jobs: int) -> tuple[float, list[tuple[float, ...]]]:
+def one_run(kind: str, n: int, rounds: int, broker: str,
+            jobs: int) -> tuple[float, list[tuple[float, float, float, float]]]:
     with tempfile.TemporaryDirectory(prefix="bench-arena-workers-") as name:
         tmp = Path(name)
         db, store = new_league(tmp)

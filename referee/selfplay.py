@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from arena_games import GameSpec, State
+from arena_games import GameSpec, Settings, State
 
 
 class Player(Protocol):
@@ -20,7 +20,7 @@ def play(
     spec: GameSpec,
     players: Sequence[Player],
     seed: int,
-    settings: Mapping[str, Any] | None = None,
+    settings: Settings | Mapping[str, Any] | None = None,
     actions: list[str] | None = None,
 ) -> State:
     """Plays one game to its end and returns the final state.
@@ -43,7 +43,7 @@ def replay(
     num_players: int,
     seed: int,
     actions: Sequence[str],
-    settings: Mapping[str, Any] | None = None,
+    settings: Settings | Mapping[str, Any] | None = None,
 ) -> State:
     """Replays ``actions`` from ``seed``; the result is the game that produced them."""
     state = spec.new_game(num_players, seed, settings)

@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from referee.textlog import printable
 
-from ..store import Bot, ImageArchive, ImageChunk, Store
+from ..store import Bot, ImageArchive, ImageChunk, Store, rows_changed
 
 CHUNK_BYTES = 4 << 20  # of the gzipped archive per row: small enough for any database's row and transaction
 GZIP_LEVEL = 1  # a Python sample bot (150 MiB): level 1 gave 58.6 MiB in 2.4 s, level 6 53.2 MiB in 7.7 s
@@ -129,7 +129,7 @@ def delete_archive(store: Store, image_id: str) -> bool:
     """Removes the store's archive of ``image_id`` (a damaged one, to archive it again);
     False if there was none."""
     with store() as session, session.begin():
-        gone = session.execute(delete(ImageArchive).where(ImageArchive.image_id == image_id)).rowcount
+        gone = rows_changed(session, delete(ImageArchive).where(ImageArchive.image_id == image_id))
         session.execute(delete(ImageChunk).where(ImageChunk.image_id == image_id))
     return bool(gone)
 

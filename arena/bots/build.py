@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import docker
 import docker.errors
@@ -53,6 +53,9 @@ from .config import IMAGE_REPOSITORY, BotConfig, BotError
 from .dockerfile import check_context, check_dockerfile
 from .images import LANGUAGES
 
+if TYPE_CHECKING:
+    from docker.api.build import _ContainerLimits  # types-docker's TypedDict of build's container_limits
+
 BUILD_TIMEOUT = limits.BUILD_TIMEOUT_S
 MAX_IMAGE_MB = limits.MAX_IMAGE_MB
 CPU_PERIOD = 100_000  # µs: the CFS period that a build's CPU quota is a share of
@@ -75,7 +78,7 @@ class BuildLimits:
     file_size_mb: int = MAX_IMAGE_MB  # ulimit fsize: no file larger than an image may be
     seconds: float = limits.BUILD_TIMEOUT_S  # the whole build's time: past it, its steps are stopped
 
-    def container_limits(self) -> dict[str, int]:
+    def container_limits(self) -> _ContainerLimits:
         """The ``container_limits`` of docker-py's ``build``."""
         return {"memory": self.memory_mb * 2**20, "memswap": self.memory_mb * 2**20,
                 "cpushares": self.cpu_shares}

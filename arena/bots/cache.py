@@ -9,7 +9,7 @@ import io
 import json
 import secrets
 import tarfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,7 @@ def remove_new_images(client: docker.DockerClient, made: Iterable[str], before: 
 
 
 # -- the image without its steps ----------------------------------------------------------------
-def remade(client: docker.DockerClient, engine: dict[str, Any], image_id: str, labels: dict[str, str | None],
+def remade(client: docker.DockerClient, engine: dict[str, Any], image_id: str, labels: Mapping[str, str | None],
             fresh: bool = False) -> str:
     """The image ``image_id`` (layers, settings and history) with ``labels`` set (None: taken
     off), as an image of no parent; returns its id, the same for the same image and labels.
@@ -158,7 +158,8 @@ def keep_stages(client: docker.DockerClient, engine: dict[str, Any], built: str,
             for k, image in enumerate(ends)}
     kept[f"{repository}:final"] = remade(client, engine, flat, cache, fresh=True)
     for tag, image_id in kept.items():
-        client.api.tag(image_id, *tag.rsplit(":", 1))
+        repo, suffix = tag.rsplit(":", 1)
+        client.api.tag(image_id, repo, suffix)
     for image_id in old - set(kept.values()):  # the last build's, and any stage it had more
         with contextlib.suppress(docker.errors.APIError):
             for tag in client.api.inspect_image(image_id).get("RepoTags") or ():

@@ -48,8 +48,9 @@ from arena_protocol import PROTOCOL_VERSION
 from referee import cpu, launch, limits
 from referee.match import log_name, run_async
 from referee.records import read_record
-from referee.sandbox import LABEL, OWNER_LABEL, PROFILE, ContainerSeat, client, owner_id
+from referee.sandbox import LABEL, OWNER_LABEL, PROFILE, ContainerSeat, client
 from referee.seats import PROTOCOL_VERSION_MISMATCH, Failure, GrpcSeat, ProcessSeat
+from referee.sockets import owner_id
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 

@@ -181,7 +181,7 @@ def _nesting_problem(text: str) -> str:
     """Why ``text`` nests arrays or tables more than TOML_DEPTH deep (naming the key and the
     line where it does), or "". A scan of TOML's brackets outside its strings and comments."""
     depth, line, key, quote, table = 0, 1, "", "", ""
-    statement = []  # the characters of the line so far, outside brackets: the key of a `key = value`
+    statement: list[str] = []  # the characters of the line so far, outside brackets: the key of a `key = value`
     i = 0
     while i < len(text):
         char = text[i]

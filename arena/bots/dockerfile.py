@@ -166,8 +166,8 @@ def instructions(data: bytes, name: str = "Dockerfile") -> Iterator[tuple[int, s
     lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
     if lines:
         lines[0] = lines[0].removeprefix(b"\xef\xbb\xbf")
-    for number, line in enumerate(lines, 1):
-        if len(line) > MAX_LINE:
+    for number, size in enumerate(map(len, lines), 1):
+        if size > MAX_LINE:
             raise BotError(f"{name}, line {number}: a line is longer than {MAX_LINE} bytes")
     escape, done, seen = "\\", False, set()
 
@@ -179,7 +179,7 @@ def instructions(data: bytes, name: str = "Dockerfile") -> Iterator[tuple[int, s
             return
         match = DIRECTIVE.match(line)
         found = match[1].lower() if match else ""
-        if found not in ("escape", "syntax"):
+        if match is None or found not in ("escape", "syntax"):
             done = True
             return
         if found in seen:

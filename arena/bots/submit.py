@@ -30,7 +30,7 @@ from referee.textlog import printable
 from .. import access
 from ..accounts import Account
 from ..league import LeagueError, NotAllowed, get_league
-from ..store import Bot, Store, Submission, User
+from ..store import Bot, Store, Submission, User, rows_changed
 from ..store.models import SubmissionStatus, now
 from .build import BUILD_TIMEOUT, BuildResult, BuildUnavailable, build_bot
 from .cache import remove_bot_image
@@ -140,7 +140,7 @@ def _register(store: Store, client: docker.DockerClient, config: BotConfig, buil
     claimed = report.hello.get("games") or list(config.games)
     try:
         return register_bot(store, name=config.name, version=config.version, image=built.tag,
-                            image_digest=client.images.get(built.tag).id, language=config.language,
+                            image_digest=client.api.inspect_image(built.tag)["Id"], language=config.language,
                             author=config.author, games=claimed, league=None, leagues=leagues, owner_id=owner_id,
                             retire_previous=retire_previous)
     except LeagueError as exc:
@@ -172,11 +172,11 @@ def next_queued(store: Store, most_per_author: int | None = None) -> int | None:
             for submission_id, user_id in queued:
                 first.setdefault(user_id, submission_id)
             authors = list(first)
-            running = dict(session.execute(  # type: ignore[arg-type]
+            running = dict(session.execute(
                 select(Submission.user_id, func.count()).where(Submission.status.in_(RUNNING),
                                                                Submission.user_id.in_(authors))
                 .group_by(Submission.user_id)).all())
-            served = dict(session.execute(  # type: ignore[arg-type]
+            served = dict(session.execute(
                 select(Submission.user_id, func.max(Submission.updated_at)).where(Submission.status != "queued",
                                                                                  Submission.user_id.in_(authors))
                 .group_by(Submission.user_id)).all())
@@ -185,11 +185,11 @@ def next_queued(store: Store, most_per_author: int | None = None) -> int | None:
             if not order:
                 return None
             for author in order:
-                claimed = session.execute(update(Submission).where(Submission.id == first[author],
-                                                                   Submission.status == "queued")
-                                          .values(status="building", updated_at=now()))
+                claimed = rows_changed(session, update(Submission).where(Submission.id == first[author],
+                                                                         Submission.status == "queued")
+                                       .values(status="building", updated_at=now()))
                 session.commit()
-                if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                if claimed == 1:
                     return first[author]
     return None
 
@@ -201,12 +201,12 @@ def requeue_unfinished(store: Store) -> tuple[int, list[int]]:
     from sqlalchemy import update
 
     with store() as session, session.begin():
-        result = session.execute(update(Submission).where(Submission.status == "building")
-                                 .values(status="queued", log="", report="", updated_at=now()))
+        requeued = rows_changed(session, update(Submission).where(Submission.status == "building")
+                                .values(status="queued", log="", report="", updated_at=now()))
         checking = list(session.scalars(select(Submission.id).where(Submission.status == "checking")
                                         .order_by(Submission.id)))
         session.execute(update(Submission).where(Submission.id.in_(checking)).values(report="", updated_at=now()))
-        return result.rowcount, checking  # type: ignore[attr-defined]
+        return requeued, checking
 
 
 def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool] = lambda: False,

@@ -45,6 +45,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import IO, Protocol
 
@@ -170,7 +171,7 @@ class _Capped(io.RawIOBase):
     """A stream that refuses to yield more than ``cap`` bytes: the whole of a tar, its headers
     included (a PAX or GNU long-name header is read into memory whole, whatever size it says)."""
 
-    def __init__(self, raw: IO[bytes], cap: int, message: str) -> None:
+    def __init__(self, raw: io.BufferedIOBase, cap: int, message: str) -> None:
         self.raw, self.left, self.message = raw, cap, message
 
     def readable(self) -> bool:
@@ -193,7 +194,7 @@ class _TarInfo(tarfile.TarInfo):
         if self.type in HEADER_TYPES and self.size > MAX_HEADER:
             raise UploadRefused(f"the archive has a header of {self.size:,} bytes: at most {MAX_HEADER:,} are "
                                 "allowed (long names and PAX headers)")
-        return super()._proc_member(tarfile_)  # type: ignore[misc]
+        return super()._proc_member(tarfile_)  # type: ignore[misc]  # private to tarfile, so not in typeshed
 
 
 HEADER_TYPES = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
@@ -228,17 +229,24 @@ def _tar_entries(file: IO[bytes], limits: UploadLimits) -> Iterator[_Entry]:
             else:
                 kind = f"an entry of type {member.type!r}"
             yield _Entry(member.name, kind, member.mode, member.size, member.linkname,
-                         (lambda m=member: tar.extractfile(m)) if kind == "file" else None)  # type: ignore[misc]
+                         partial(_extracted, tar, member) if kind == "file" else None)
+
+
+def _extracted(tar: tarfile.TarFile, member: tarfile.TarInfo) -> IO[bytes]:
+    file = tar.extractfile(member)
+    assert file is not None  # tarfile gives None only for an entry that is not a regular file
+    return file
 
 
 def _zip_entries(file: IO[bytes], limits: UploadLimits) -> Iterator[_Entry]:
     file.seek(0)
-    end = zipfile._EndRecData(file)  # the central directory's size and count, before reading it whole
+    # the central directory's size and count, before reading it whole (private to zipfile: not in typeshed)
+    end = zipfile._EndRecData(file)  # type: ignore[attr-defined]
     if end is None:
         raise UploadRefused("the upload looks like a zip but is corrupt: it has no central directory")
-    if end[zipfile._ECD_ENTRIES_TOTAL] > limits.files:
+    if end[zipfile._ECD_ENTRIES_TOTAL] > limits.files:  # type: ignore[attr-defined]
         raise UploadRefused(_too_many(limits), 413)
-    if end[zipfile._ECD_SIZE] > limits.files * (46 + limits.path_chars * 4 + 256):
+    if end[zipfile._ECD_SIZE] > limits.files * (46 + limits.path_chars * 4 + 256):  # type: ignore[attr-defined]
         raise UploadRefused(f"the zip's directory is too large for {limits.files:,} entries", 413)
     try:
         archive = zipfile.ZipFile(file)
@@ -285,7 +293,7 @@ def _zip_entries(file: IO[bytes], limits: UploadLimits) -> Iterator[_Entry]:
                 except UnicodeDecodeError:
                     raise UploadRefused(f"the symlink {_shown(name)} has a target that is not valid UTF-8") from None
             yield _Entry(name, kind, mode or 0o644, info.file_size, link,
-                         (lambda i=info: archive.open(i)) if kind == "file" else None)  # type: ignore[misc]
+                         partial(archive.open, info) if kind == "file" else None)
 
 
 def _too_many(limits: UploadLimits) -> str:

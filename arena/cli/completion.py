@@ -182,5 +182,7 @@ def completion(ctx: click.Context, shell: str) -> None:
     root = ctx.find_root()
     prog = root.info_name or "arena"
     complete_var = f"_{prog}_COMPLETE".replace("-", "_").upper()  # as click names it
-    script = get_completion_class(shell)(root.command, {}, prog, complete_var).source()
+    complete = get_completion_class(shell)
+    assert complete is not None  # click.Choice(SHELLS): one click knows
+    script = complete(root.command, {}, prog, complete_var).source()
     click.echo(script, nl=False)

@@ -75,14 +75,15 @@ class Feed:
     def take(self, room: int) -> Iterator[MatchJob]:
         """Up to ``room`` next jobs, while the feed has one to start now."""
         while self.open and room > 0:
-            job = next(self.jobs, StopIteration)
-            if job is StopIteration:
+            try:
+                job = next(self.jobs)
+            except StopIteration:
                 self.open = False
-            elif job is None:
                 return
-            else:
-                room -= 1
-                yield job
+            if job is None:
+                return
+            room -= 1
+            yield job
 
 
 def slot_cores(parallel: int) -> queue.Queue[str | None]:

@@ -354,8 +354,8 @@ class _Ladder:
         with self.store() as session:
             self.ratings = {r.bot_id: BotRating(r.mu, r.sigma, r.games)
                             for r in session.scalars(select(Rating).where(Rating.league_id == self.league.id))}
-            self.status.games = session.scalar(select(func.count(Game.id)).join(Match)
-                                               .where(Match.league_id == self.league.id))
+            self.status.games = session.execute(select(func.count(Game.id)).join(Match)
+                                                .where(Match.league_id == self.league.id)).scalar_one()
 
     # -- reporting -----------------------------------------------------------------------------
     def _count_cycles(self) -> None:

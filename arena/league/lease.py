@@ -34,10 +34,11 @@ from datetime import UTC, datetime
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from referee.textlog import printable
 
-from ..store import LeagueLease, Store
+from ..store import LeagueLease, Store, rows_changed
 from . import LeagueError
 from .live import HOST
 from .waiting import DB_DOWN, DiskFull, stderr, with_store
@@ -89,6 +90,11 @@ def _holder(row: LeagueLease, now: datetime) -> Holder:
                   left_here=mine and row.token not in _HELD)
 
 
+def _now(session: Session) -> datetime:
+    """The database's clock (a lease's times are all the database's)."""
+    return session.execute(select(func.now())).scalar_one()
+
+
 def _seconds(now: datetime, then: datetime) -> float:
     """``now - then`` in seconds, both from the database (SQLite gives naive UTC times)."""
     if (now.tzinfo is None) != (then.tzinfo is None):
@@ -113,7 +119,7 @@ def holder(store: Store, league_id: int) -> Holder | None:
         row = session.get(LeagueLease, league_id)
         if row is None:
             return None
-        found = _holder(row, session.scalar(select(func.now())))
+        found = _holder(row, _now(session))
     return None if stale_because(found) else found
 
 
@@ -139,13 +145,13 @@ class Lease:
     def renew(self) -> bool:
         """Renews the lease; False (and :attr:`lost` says to whom) if another runner took it over."""
         with self.store() as session, session.begin():
-            renewed = session.execute(update(LeagueLease).where(
+            renewed = rows_changed(session, update(LeagueLease).where(
                 LeagueLease.league_id == self.league_id, LeagueLease.token == self.token)
-                .values(renewed_at=func.now())).rowcount
+                .values(renewed_at=func.now()))
             if renewed:
                 return True
             row = session.get(LeagueLease, self.league_id)
-            now = session.scalar(select(func.now()))
+            now = _now(session)
             self.lost = _holder(row, now).words() if row is not None else "nobody (it was deleted)"
         self._stop.set()
         return False
@@ -171,7 +177,7 @@ class Lease:
         if wait:
             with_store(self.store, give_back)
         else:
-            with contextlib.suppress(DB_DOWN):
+            with contextlib.suppress(*DB_DOWN):
                 give_back()
 
     def __enter__(self) -> Lease:
@@ -203,15 +209,15 @@ def _acquire(store: Store, league_id: int, league: str, command: str, say: Calla
             with store() as session, session.begin():
                 row = session.get(LeagueLease, league_id)
                 if row is not None:
-                    found = _holder(row, session.scalar(select(func.now())))
+                    found = _holder(row, _now(session))
                     why = stale_because(found)
                     if not why:
                         raise LeagueBusy(
                             f"league {printable(league)} is being run by {found.words()} (since {found.since()}, "
                             f"renewed {max(0.0, found.seconds_since_renewal):.0f} s ago): one runner per league; "
                             "wait for it to end, or stop it")
-                    gone = session.execute(delete(LeagueLease).where(LeagueLease.league_id == league_id,
-                                                                     LeagueLease.token == row.token)).rowcount
+                    gone = rows_changed(session, delete(LeagueLease).where(LeagueLease.league_id == league_id,
+                                                                           LeagueLease.token == row.token))
                     if not gone:
                         continue  # another runner took it over first: look again
                     taken_over = f"taking over the lease of league {printable(league)} from {found.words()}: {why}"

@@ -58,7 +58,7 @@ def stored_match(store: Store, match_id: int) -> StoredMatch:
         match = session.get(Match, match_id)
         if match is None:
             raise LeagueError(f"no match {match_id}")
-        league = session.get(League, match.league_id)
+        league = session.get_one(League, match.league_id)
         bots = _bots(session, match.bots)
         cycle = cycle_of(session, league.id, match.round, match.table)
         return StoredMatch(match.id, league.name, league.game, match.round, match.round // league.players,

@@ -10,8 +10,9 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -131,13 +132,16 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         for job, result in executor.play(feed(), jobs, started):
             busy.discard((job.slot.key, job.slot.cycle))
             if isinstance(result, RefereeFailed):
-                with_store(store, lambda job=job: live.ended(store, league_id, job.slot.round, job.slot.key))
-                (full if isinstance(result, NoSpaceLeft) else referee_failures).append(result)
+                with_store(store, partial(live.ended, store, league_id, job.slot.round, job.slot.key))
+                if isinstance(result, NoSpaceLeft):
+                    full.append(result)
+                else:
+                    referee_failures.append(result)
                 if match_ended:
                     match_ended(job, None)
                 continue
             t_store = time.perf_counter()
-            stored = with_store(store, lambda j=job, r=result: store_match(store, league_id, j, r)) is not None
+            stored = with_store(store, partial(store_match, store, league_id, job, result)) is not None
             timings["store"] += time.perf_counter() - t_store
             timings["referee"] += result.seconds
             match_timings = result.data.get("timings", {})
@@ -225,6 +229,12 @@ def match_spec(league: str, game: str, settings: dict[str, Any], league_secret: 
     )
 
 
+@overload
+def store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult,
+                also: None = None) -> bool | None: ...
+@overload
+def store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult,
+                also: Callable[[Session, Match, list[Game]], T]) -> T | None: ...
 def store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult,
                 also: Callable[[Session, Match, list[Game]], T] | None = None) -> T | bool | None:
     """Stores a finished match and its games atomically, and what ``also(session, match, games)``
@@ -233,7 +243,7 @@ def store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult
     table = list(job.slot.table)
     try:
         with store() as session, session.begin():
-            if also is not None and session.bind.dialect.name == "postgresql":
+            if also is not None and session.get_bind().dialect.name == "postgresql":
                 # what ``also`` reads must not change before this commits: one writer per league
                 session.execute(select(League.id).where(League.id == league_id).with_for_update())
             match = Match(league_id=league_id, round=job.slot.round, table=job.slot.key, bots=table,

@@ -96,7 +96,7 @@ def known_bots(n: int) -> list[SimBot]:
     ``python -m bench.ladder --truth`` establishes the order (and its docstring has the figures)."""
     grades = {8: (0, .10, .21, .33, .46, "first-legal", .78, 1),
               16: (0, .04, .08, .12, .17, .22, .27, .32, .37, .43, .49, .56, .64, .73, .84, 1)}[n]
-    return [SimBot("first-legal", first_legal=True) if g == "first-legal"
+    return [SimBot("first-legal", first_legal=True) if isinstance(g, str)
             else SimBot("heuristic" if g == 0 else "random" if g == 1 else f"heuristic-p{round(100 * g):02d}", g)
             for g in grades]
 

@@ -180,7 +180,8 @@ def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]
             .where(Entry.league_id == league_id).order_by(Entry.bot_id)).all()
     prior = ENV.create_rating()
     newest = _new_versions([(joined, bot) for joined, bot, _, _ in entries])
-    rows, posteriors = [], []
+    rows: list[dict[str, Any]] = []
+    posteriors: list[tuple[int, float, float]] = []
     for _, bot, rating, owner in entries:
         mu, sigma = (rating.mu, rating.sigma) if rating else (prior.mu, prior.sigma)
         posteriors.append((bot.id, mu, sigma))

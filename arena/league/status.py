@@ -20,6 +20,7 @@ is the games left at that rate.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -135,7 +136,8 @@ def league_status(store: Store, name: str, rounds: int | None = None, now: datet
     return out
 
 
-def _running(league: str, row: LiveMatch, k: int, per_match: int, label: Any, now: datetime) -> dict[str, Any]:
+def _running(league: str, row: LiveMatch, k: int, per_match: int, label: Callable[[int], str],
+             now: datetime) -> dict[str, Any]:
     """A match being played, with its games so far read from the records being written (None
     when its folder is not on this machine: a worker's, elsewhere)."""
     folder = Path(row.record_dir)
@@ -153,7 +155,7 @@ def _running(league: str, row: LiveMatch, k: int, per_match: int, label: Any, no
     }
 
 
-def _rate(matches: list[Any], games_of: Counter[int]) -> dict[str, Any]:
+def _rate(matches: Sequence[Any], games_of: Counter[int]) -> dict[str, Any]:
     out: dict[str, Any] = {"games_per_second": None, "window_seconds": WINDOW, "matches": 0, "games": 0,
                            "since": None, "until": None}
     if not matches:
@@ -180,7 +182,7 @@ def _eta(games_left: int | None, rate: float | None, now: datetime, why: str) ->
     return {"seconds": seconds, "at": _iso(now + timedelta(seconds=seconds)), "why": "the games left at the rate"}
 
 
-def _failures(games: list[Any], label: Any) -> dict[str, Any]:
+def _failures(games: Sequence[Any], label: Callable[[int], str]) -> dict[str, Any]:
     """Seat failures of the stored games, by reason and by bot (a bot's games: its seats)."""
     by_reason: Counter[str] = Counter()
     by_bot: dict[int, dict[str, Any]] = {}

@@ -47,15 +47,16 @@ def no_space(exc: BaseException) -> bool:
     """Whether ``exc`` says a disk is full: an OSError ENOSPC (or a quota, EDQUOT), SQLite's
     SQLITE_FULL, PostgreSQL's disk_full, through SQLAlchemy's wrapper or not."""
     seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:  # the wrapped error, and what it was raised from
-        seen.add(id(exc))
-        if isinstance(exc, OSError) and exc.errno in NO_SPACE_ERRNOS:
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:  # the wrapped error, and what it was raised from
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and cause.errno in NO_SPACE_ERRNOS:
             return True
-        if getattr(exc, "sqlite_errorcode", None) == SQLITE_FULL:
+        if getattr(cause, "sqlite_errorcode", None) == SQLITE_FULL:
             return True
-        if getattr(exc, "sqlstate", None) == POSTGRES_DISK_FULL:
+        if getattr(cause, "sqlstate", None) == POSTGRES_DISK_FULL:
             return True
-        exc = getattr(exc, "orig", None) or exc.__cause__
+        cause = getattr(cause, "orig", None) or cause.__cause__
     return False
 
 

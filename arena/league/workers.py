@@ -41,6 +41,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -195,12 +196,12 @@ class CeleryExecutor:
         each result arrives in the store. A result is deleted from the store once the caller
         has stored its match (when the generator is resumed)."""
         pending: dict[str, tuple[MatchJob, float]] = {}  # match id -> (job, when it was sent)
-        cleared: set[int] = set()
+        cleared: set[int | None] = set()
         feed = Feed(jobs)
         while True:
             for job in feed.take(max(1, parallel) - len(pending)):
                 if job.league_id not in cleared:
-                    self._db(lambda job=job: self._clear_taken(job.league_id))
+                    self._db(partial(self._clear_taken, job.league_id))
                     cleared.add(job.league_id)
                 self._send(job)
                 pending[job.spec.match_id] = (job, time.monotonic())
@@ -224,7 +225,7 @@ class CeleryExecutor:
                 job, sent = pending[row.match]
                 if row.failure.startswith(MISSING_IMAGE):
                     self._provide_image(row)
-                    self._db(lambda row=row: self._forget(row.id))
+                    self._db(partial(self._forget, row.id))
                     self._send(job)
                     continue
                 del pending[row.match]
@@ -239,7 +240,7 @@ class CeleryExecutor:
                     self.latency.append((time.monotonic() - sent, outcome.seconds, own.get("before", 0.0),
                                          own.get("after", 0.0)))
                 yield job, outcome
-                self._db(lambda row=row: self._forget(row.id))
+                self._db(partial(self._forget, row.id))
 
     def _quiet(self, pending: dict[str, tuple[MatchJob, float]]) -> None:
         """When no match in flight has started or ended for a while, finds out why: matches
@@ -254,7 +255,7 @@ class CeleryExecutor:
         def playing() -> set[tuple[int, int, str]]:
             with self.store() as session:
                 rows = session.execute(select(LiveMatch.league_id, LiveMatch.round, LiveMatch.table)).all()
-            return {tuple(row) for row in rows} & slots.keys()
+            return {(league_id, rnd, table) for league_id, rnd, table in rows} & slots.keys()
 
         played = self._db(playing)
         if played:
@@ -400,7 +401,7 @@ def play_task(payload: dict[str, Any]) -> str:
                                          str(payload["attempt"]))
     match_id = str(payload["spec"]["match_id"])
     try:
-        return _play(store, payload, league_id, round_, table, attempt, t0)
+        return _play(store, _worker.runs_dir, payload, league_id, round_, table, attempt, t0)
     except Exception as exc:  # noqa: BLE001 - the runner waits for this match: tell it, then re-raise for the log
         failure = f"worker {HOST} could not play {match_id}: {type(exc).__name__}: {exc}"
         row = dict(league_id=league_id, round=round_, table=table, match=match_id, attempt=attempt,
@@ -409,8 +410,8 @@ def play_task(payload: dict[str, Any]) -> str:
         raise
 
 
-def _play(store: Store, payload: dict[str, Any], league_id: int, round_: int, table: str, attempt: str,
-          t0: float) -> str:
+def _play(store: Store, runs_dir: Path, payload: dict[str, Any], league_id: int, round_: int, table: str,
+          attempt: str, t0: float) -> str:
     if not ATTEMPT.fullmatch(attempt):  # it names a folder here
         raise ValueError(f"an attempt named {printable(attempt)!r}")
     spec = parse_spec(payload["spec"])
@@ -429,7 +430,7 @@ def _play(store: Store, payload: dict[str, Any], league_id: int, round_: int, ta
     if db(done_already):
         return f"{spec.match_id} {attempt}: stored or played already"
     failure = _images(store, payload["images"])
-    mine = _worker.runs_dir / f"{HOST}-{os.getpid()}"
+    mine = runs_dir / f"{HOST}-{os.getpid()}"
     folder = mine / spec.match_id / attempt
     result: MatchResult | None = None
     if not failure:
@@ -463,11 +464,10 @@ def _images(store: Store, images: list[list[str]]) -> str:
         if not image_id:
             continue  # a bot the runner found no ID for: the referee says if the image is missing
         try:
-            got = retrying(lambda image=image, image_id=image_id: ensure_image(store, image, image_id, _engine()),
-                           store_name(store), DB_DOWN, log.warning)
+            got = retrying(partial(ensure_image, store, image, image_id, _engine()), store_name(store), DB_DOWN,
+                           log.warning)
         except ArchiveError as exc:
-            if not retrying(lambda image_id=image_id: has_archive(store, image_id), store_name(store), DB_DOWN,
-                            log.warning):
+            if not retrying(partial(has_archive, store, image_id), store_name(store), DB_DOWN, log.warning):
                 return f"{MISSING_IMAGE}{image} {image_id}"
             return f"the image {printable(image)} cannot be loaded on worker {HOST}: {exc}"
         if got == "loaded":
@@ -552,10 +552,10 @@ def run_worker(concurrency: int, broker: str | None, db_url: str | None, queue: 
     runs_dir = runs_dir.resolve()
     _clear_dead(runs_dir)
     _worker = _Worker(db_url, runs_dir)
-    _worker.open()  # waits for the database, saying so
+    store = _worker.open()  # waits for the database, saying so
     app = make_app(broker, queue, visibility_timeout)
     log.info("arena worker %s:%d: %d match(es) at a time from queue %s of %s, store %s", HOST, pid, concurrency,
-             printable(queue), shown_url(broker_url(broker)), store_name(_worker.store))
+             printable(queue), shown_url(broker_url(broker)), store_name(store))
     worker = app.Worker(pool="threads", concurrency=concurrency, queues=[queue], hostname=f"arena-{pid}@{HOST}",
                         loglevel="INFO", without_mingle=True, without_gossip=True, without_heartbeat=True,
                         optimization="fair", quiet=True)

@@ -10,8 +10,9 @@ import functools
 import os
 import re
 from pathlib import Path
+from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy import Connection, CursorResult, Delete, Engine, Update, create_engine, event, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
@@ -60,6 +61,12 @@ class Store:
 
     def __call__(self) -> Session:
         return self.session()
+
+
+def rows_changed(session: Session, statement: Update | Delete) -> int:
+    """How many rows an UPDATE or DELETE matched: the session returns a CursorResult for it, which
+    SQLAlchemy's overloads of ``execute`` type as a plain Result (without ``rowcount``)."""
+    return cast("CursorResult[Any]", session.execute(statement)).rowcount
 
 
 def open_store(url: str | None = None, create: bool = True) -> Store:

@@ -233,7 +233,8 @@ class Runs:
             with store() as session:
                 league = get_league(session, run.league)
                 options, k = ScheduleOptions.from_dict(league.schedule), league.players
-                stored = session.scalar(select(func.count(Game.id)).join(Match).where(Match.league_id == league.id))
+                stored = session.execute(select(func.count(Game.id)).join(Match)
+                                         .where(Match.league_id == league.id)).scalar_one()
             if options.format == "ladder":  # a ladder's round is one match: ROUNDS more, in whole cycles of k
                 run.games_total = -(-run.rounds // k) * k * games_per_match(k, options)
                 run_ladder(store, run.league, run.jobs, runs_dir, until=stored + run.games_total,
@@ -375,7 +376,7 @@ def create_form(request: Request, account: Admin, name: Annotated[str, Form()] =
                 failures: Annotated[str, Form()] = DEFAULT_SCHEDULE.failures) -> Response:
     try:
         body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
-                            decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)  # type: ignore[arg-type]
+                            decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)
     except ValueError as exc:
         raise HTTPException(400, _first_problem(exc)) from None
     created = _create(request, body)

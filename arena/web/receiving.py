@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from starlette.requests import Request
 
 from ..bots.upload import LIMITS, UploadLimits, UploadRefused, too_large
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
 
 FIELDS_BYTES = 64 * 1024  # of a request's fields besides the archive
 MAX_PARTS = 100  # of a multipart request
@@ -120,7 +122,7 @@ class _PartState:
         self.size = 0
         self.value = bytearray()
 
-    def callbacks(self) -> dict[str, Callable]:
+    def callbacks(self) -> MultipartCallbacks:
         return {"on_part_begin": self.part_begin, "on_header_field": self.header_field_data,
                 "on_header_value": self.header_value_data, "on_header_end": self.header_end,
                 "on_headers_finished": self.headers_finished, "on_part_data": self.part_data,

@@ -115,7 +115,7 @@ class GuardedHttp(HttpToolsProtocol):
     def send_400_response(self, msg: str) -> None:  # a request llhttp cannot parse
         self._refuse(400, msg)
 
-    # the protocol
+    # the protocol (asyncio gives a stream's a Transport; uvicorn's own narrow BaseTransport to it too)
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()  # a connection that never sends is closed too

@@ -51,7 +51,7 @@ SUBMISSIONS = API + "/submissions"
 IDLE_S = 1.0  # how often an idle worker looks for a queued submission (a new upload wakes it at once)
 
 def _summary(row: Submission, cls: type[SubmissionSummary] = SubmissionSummary, **more: Any) -> Any:
-    return cls(id=row.id, status=row.status, finished=row.status in FINISHED, bot_name=row.bot_name,  # type: ignore[arg-type]
+    return cls(id=row.id, status=row.status, finished=row.status in FINISHED, bot_name=row.bot_name,
                bot_version=row.bot_version, bot_id=row.bot_id, leagues=list(row.leagues),
                retire_previous=row.retire_previous, error=row.error, created_at=row.created_at,
                updated_at=row.updated_at, url=f"/submissions/{row.id}", api_url=f"{SUBMISSIONS}/{row.id}",
