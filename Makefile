@@ -63,7 +63,7 @@ thorough: setup
 
 ## lint: ruff, then mypy on what pyproject.toml's [tool.mypy] lists: strict on the engines, the referee, the
 ## protocol package, the Python kit and the sample bots; clean on arena/ and bench/ (every body checked,
-## annotations not required)
+## annotations not required); tests/ in mypy's default mode (annotated functions checked, the rest not)
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -113,7 +113,8 @@ def private_postgres(_postgres_template):
 
 # taken at import: some tests point the temporary directory of their process elsewhere
 LOCKS = Path(tempfile.gettempdir()) / "arena-test-locks"
-GROUPS = {("tests", "web"): "web", ("tests", "sandbox"): "machine", ("tests", "referee"): "machine"}
+GROUPS: dict[tuple[str, ...], str] = {("tests", "web"): "web", ("tests", "sandbox"): "machine",
+                                      ("tests", "referee"): "machine"}
 
 
 @pytest.hookimpl(optionalhook=True)

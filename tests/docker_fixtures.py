@@ -113,8 +113,8 @@ def cpp_images(docker_client, cpp_base, tmp_path_factory) -> dict[str, str]:
 
 
 def arena_containers(client: docker.DockerClient, match_id: str | None = None) -> list:
-    filters = {"label": [LABEL] + ([f"arena.match={match_id}"] if match_id else [])}
-    return client.containers.list(all=True, filters=filters)
+    labels = [LABEL] + ([f"arena.match={match_id}"] if match_id else [])
+    return client.containers.list(all=True, filters={"label": labels})
 
 
 def left_behind(client: docker.DockerClient, league: str) -> list[str]:

@@ -93,7 +93,7 @@ class RedisServer:
 
     def stop(self) -> None:
         """Shuts the server down gracefully: it saves its data (SHUTDOWN SAVE), then exits."""
-        if not self.running():
+        if self._process is None or not self.running():
             return
         client = redis.Redis.from_url(self.url, socket_timeout=10)
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
+from typing import cast
 from urllib.parse import urlsplit
 
 import click
@@ -50,11 +51,12 @@ def interpolate(value, env: dict[str, str]):
 def parse(argv: list[str]) -> click.Context:
     """The context `arena ARGV` would run, options converted and checked, without running it."""
     assert argv[0] == "arena", argv
-    command: click.Command = arena
+    command: click.Command | None = arena
     ctx = arena.make_context("arena", list(argv[1:]))
     rest = list(argv[1:])
     while isinstance(command, click.Group):
         name, command, rest = command.resolve_command(ctx, rest)
+        assert name is not None and command is not None  # resolve_command fails on a name it does not know
         ctx = command.make_context(name, list(rest), parent=ctx)
     return ctx
 
@@ -70,7 +72,7 @@ def cli_envvars() -> dict[str, set[str]]:
         if isinstance(command, click.Group):  # arena's top level imports its commands lazily
             ctx = click.Context(command)
             for name in command.list_commands(ctx):
-                walk(command.get_command(ctx, name))
+                walk(cast(click.Command, command.get_command(ctx, name)))  # a name list_commands gave
 
     walk(arena)
     return found

@@ -47,7 +47,7 @@ def import_all(packages: list[str], cwd: Path) -> dict[str, str]:
 def imports(folder: Path) -> set[str]:
     """The top-level names of every absolute import in the Python files under ``folder``,
     those inside functions included."""
-    names = set()
+    names: set[str] = set()
     for path in folder.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):

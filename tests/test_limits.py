@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 
 import pytest
 
@@ -82,9 +83,10 @@ NUMBERS = {"startup_ms", "decision_ms", "bank_ms", "max_restarts", "memory_mb", 
            "author_chars", "unpacks_at_once", "unpack_wait_s", "uploads_in_flight_mb", "queued_per_author",
            "submissions_per_day", "builds_at_once"}
 CONSTANTS = {name for name in vars(limits) if name.isupper() and not name.startswith("_")}
-WORDS = {"failures": FAILURE_POLICIES, "failure_policy": FAILURE_POLICIES, "format": FORMATS}
+WORDS: dict[str, tuple[str, ...]] = {"failures": FAILURE_POLICIES, "failure_policy": FAILURE_POLICIES,
+                                     "format": FORMATS}
 # bench/ picks other time controls and caps on purpose; a copy there is a literal equal to a default
-BENCH_DEFAULTS = {"startup_ms": {limits.STARTUP_MS, limits.LEAGUE_STARTUP_MS},
+BENCH_DEFAULTS: dict[str, set[object]] = {"startup_ms": {limits.STARTUP_MS, limits.LEAGUE_STARTUP_MS},
                   "build_seconds": {limits.BUILD_TIMEOUT_S}, "max_size_mb": {limits.MAX_IMAGE_MB},
                   "failures": {DEFAULT_SCHEDULE.failures}, "format": {DEFAULT_SCHEDULE.format}}
 FIELDS = {"Field", "Form", "Query", "Body"}  # pydantic's and FastAPI's: a default, then bounds
@@ -104,14 +106,14 @@ def _literal(node: ast.AST) -> bool:
     return False
 
 
-def _value(node: ast.AST) -> object:
+def _value(node: ast.expr) -> object:
     try:
         return ast.literal_eval(node)
     except ValueError:
         return eval(compile(ast.Expression(node), "<literal>", "eval"), {})  # 64 * 1024: literals only
 
 
-def _copy(name: str, node: ast.AST, bench: bool, home: str | None) -> bool:
+def _copy(name: str, node: ast.expr, bench: bool, home: str | None) -> bool:
     """Whether ``node``, the value given to ``name``, is a literal copy of a default or a limit."""
     if home == "all" or not _literal(node):
         return False
@@ -132,10 +134,10 @@ def _option_name(call: ast.Call) -> str | None:
     decls = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     plain = [d for d in decls if not d.startswith("-")]
     flags = [d[2:].replace("-", "_") for d in decls if d.startswith("--")]
-    return (plain or flags or [None])[0]
+    return next(iter(plain + flags), None)
 
 
-def _given(name: str, node: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+def _given(name: str, node: ast.expr) -> Iterator[tuple[str, ast.expr]]:
     """``(name, value)`` for a value given to ``name``: itself, or a Field(...)'s default and bounds
     (ge=0 and ge=1 say only "not negative", "positive")."""
     func = node.func if isinstance(node, ast.Call) else None
@@ -150,7 +152,7 @@ def _given(name: str, node: ast.AST) -> Iterator[tuple[str, ast.AST]]:
         yield name, node
 
 
-def _given_values(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+def _given_values(tree: ast.AST) -> Iterator[tuple[str, ast.expr]]:
     """Every ``(name, value)`` the code gives a watched name, or a name at all."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -180,7 +182,7 @@ def _given_values(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
                     yield key.value, value
 
 
-def _lists_every(node: ast.AST, words: tuple[str, ...]) -> bool:
+def _lists_every(node: ast.AST, words: tuple[str, ...]) -> TypeGuard[ast.Tuple | ast.List | ast.Set]:
     """A tuple, list, set or Literal[...] that spells out every one of ``words``."""
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return set(words) <= {e.value for e in node.elts if isinstance(e, ast.Constant)}

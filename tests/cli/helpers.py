@@ -12,7 +12,7 @@ from pathlib import Path
 from arena.bots.registry import register_bot
 from arena.league import create_league
 from arena.league.executor import LocalExecutor, MatchJob, Outcome
-from arena.league.schedule import ScheduleOptions
+from arena.league.schedule import Format, ScheduleOptions
 from arena.store import Store
 from referee.spec import BotSpec
 
@@ -58,7 +58,7 @@ class ProcessBots(LocalExecutor):
         return super().play(map(local, jobs), parallel, started)
 
 
-def league_of(store: Store, name: str, names: Iterable[str], format: str = "round-robin", deals: int = 1,
+def league_of(store: Store, name: str, names: Iterable[str], format: Format = "round-robin", deals: int = 1,
               game: str = "prohis", players: int = 3) -> list[int]:
     """A league of bots ``names`` (version 1); their ids."""
     create_league(store, name, game, players, {}, ScheduleOptions(deals=deals, format=format), secret=SECRET)

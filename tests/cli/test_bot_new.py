@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -132,7 +133,7 @@ def test_unknown_language_game_or_a_bad_version_or_author_is_refused_with_the_kn
 
 
 @pytest.fixture(scope="module")
-def built(docker_client, tmp_path_factory) -> dict[str, tuple[str, int, str]]:  # noqa: F811 - the fixture
+def built(docker_client, tmp_path_factory) -> Iterator[dict[str, tuple[str, int, str]]]:  # noqa: F811 - the fixture
     """Each language's starter, written by `arena bot new --game sobek` and built by `arena bot
     build` (the Go and C++ ones compile): by language, its image tag, and the build's exit status
     and output. Sobek alone keeps the check to three games."""

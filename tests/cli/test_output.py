@@ -76,7 +76,7 @@ STORE_LISTINGS = {"league list": ["league", "list"], "bot list": ["bot", "list"]
 
 def commands(group: click.Group = arena, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
     """Every command of the tree that is not a group, by its path ("league list")."""
-    found = {}
+    found: dict[str, click.Command] = {}
     ctx = click.Context(group)
     for name in group.list_commands(ctx):  # arena's top level imports its commands lazily
         command = group.get_command(ctx, name)
@@ -112,7 +112,7 @@ def db(tmp_path_factory) -> str:
     register_bot(store, name="random", version="2", image="arena-bot/random:2", image_digest="sha256:9",
                  language="python", author="tester", games=["prohis"], league=None, retire_previous=True)
     with store() as session, session.begin():
-        session.get(Bot, ids[4]).owner_id = evil_user
+        session.get_one(Bot, ids[4]).owner_id = evil_user
         league = session.query(League).filter_by(name="wide").one()
         for i, seats in enumerate([(4, 0, 1), (1, 2, 3), (2, 3, 4), (0, 2, 3)]):
             bots = [ids[s] for s in seats]

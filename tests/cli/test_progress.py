@@ -37,7 +37,7 @@ CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # rich's own: colours, cursor m
 @dataclass
 class Run:
     output: str
-    status: int
+    status: int | None  # None: a pseudo-terminal's child killed by a signal
 
     @property
     def lines(self) -> list[str]:
@@ -87,6 +87,7 @@ def in_terminal(args: list[str], **env: str) -> Run:
                           dimensions=(30, 100), encoding="utf-8", codec_errors="replace", timeout=120)
     child.expect(pexpect.EOF)
     child.close()
+    assert isinstance(child.before, str)  # expect() set it: the text up to the end
     return Run(child.before, child.exitstatus)
 
 

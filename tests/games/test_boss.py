@@ -38,8 +38,8 @@ def rig(state: BossState, hands: dict[int, list[str]], rewards: dict[str, str] |
         fill(state, CARDS, place, [], [pool])
     for seat, faces in hands.items():
         fill(state, CARDS, state.hands[seat], faces, [pool])
-    for city, faces in (revealed or {}).items():
-        fill(state, CARDS, state.revealed[CITIES.index(city)], faces, [pool])
+    for name, faces in (revealed or {}).items():
+        fill(state, CARDS, state.revealed[CITIES.index(name)], faces, [pool])
     for city in state.cities:
         wanted = (rewards or {}).get(CITIES[city])
         card = next(c for c in pool if (CARDS.name(c) == wanted if wanted else CITY_OF[c] == city))

@@ -13,6 +13,7 @@ import itertools
 import json
 import random
 from collections.abc import Iterator
+from typing import cast
 
 import pytest
 
@@ -60,7 +61,7 @@ def drawn_states(real: BanditsState, seat: int, count: int, seed: int) -> list[B
     for state in states:
         assert isinstance(state, BanditsState)
         assert json.dumps(state.view(seat), sort_keys=True) == json.dumps(real.view(seat), sort_keys=True)
-    return states
+    return cast(list[BanditsState], states)  # each asserted above
 
 
 def faces(state: BanditsState, cards: list[int]) -> collections.Counter[str]:
@@ -112,7 +113,7 @@ def check_hideouts(real: BanditsState, seat: int, drawn: BanditsState) -> None:
             room = sum(e["count"] - STASH_MIN for e in since if e["type"] == "stash" and e["seat"] == other)
             if losses:  # what was left after the raid held no trap
                 assert hideout["booby_trap"] <= room, (hideout, room)
-        lost = collections.Counter()
+        lost: collections.Counter[str] = collections.Counter()
         for e in since:
             if e["type"] == "take_hideout" and e["seat"] == other and e["target"] == seat:
                 lost.update(e.get("cards", []))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import random
+from typing import cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -57,12 +58,13 @@ def check_facts(real: BossState, seat: int, drawn: BossState) -> None:
 @given(n=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), stop=st.floats(0, 1), any_seat=st.booleans())
 def test_a_drawn_state_hides_the_real_cards_in_their_places(n: int, seed: int, stop: float, any_seat: bool):
     real, seat = position(BOSS, n, seed, stop, any_seat)
+    assert isinstance(real, BossState)
     if real.is_terminal():
         return
     draw = sampler(real.view(seat), history=real.history(seat), settings=real.settings)
     rng = random.Random(seed)
     for _ in range(3):
-        check_facts(real, seat, draw(rng))
+        check_facts(real, seat, cast(BossState, draw(rng)))
 
 
 def test_each_hidden_card_of_a_city_is_its_reward_about_equally_often():
@@ -91,7 +93,7 @@ def test_each_hidden_card_of_a_city_is_its_reward_about_equally_often():
 def play_until(n: int, seed: int, stop) -> BossState:
     """A game of heuristic players up to the first decision where ``stop(state)`` holds."""
     players = [make_strategy("heuristic", "boss", seed + s) for s in range(n)]
-    state = BOSS.new_game(n, seed)
+    state = cast(BossState, BOSS.new_game(n, seed))
     while not state.is_terminal() and not stop(state):
         s = state.current_player()
         state.apply(players[s].decide(state.view(s), state.legal_actions()))
@@ -103,7 +105,7 @@ def check_draws(real: BossState, seat: int, history: bool = True) -> None:
     draw = sampler(view, history=real.history(seat) if history else None, settings=real.settings)
     rng = random.Random(1)
     for _ in range(3):
-        drawn = draw(rng)
+        drawn = cast(BossState, draw(rng))
         assert canonical(drawn.view(seat)) == canonical(view)
         if history:
             assert canonical(drawn.history(seat)) == canonical(real.history(seat))

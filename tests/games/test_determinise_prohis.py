@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any, cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -126,14 +127,14 @@ class Oracle:
         smuggler = state.active
         if smuggler != self.seat and (self.pending_bribe or state.phase_name() == "convoy"):
             self.hidden_move(smuggler)
-        facts = {}
-        for card, (kind, who) in self.fact.items():
+        facts: dict[int, set[str]] = {}
+        for card, (kind, who) in self.fact.items():  # the kind says whether `who` is a place or a seat
             if kind == "place":
-                facts[card] = {who}
+                facts[card] = {cast(str, who)}
             elif kind == "hand":
                 facts[card] = {f"hand{who}"}
             else:
-                facts[card] = {f"hand{who}", f"warehouse{who}"} | self.reach[who]
+                facts[card] = {f"hand{who}", f"warehouse{who}"} | self.reach[cast(int, who)]
                 if who == smuggler:
                     facts[card] |= {"convoy", "bribe"}
         return facts
@@ -145,7 +146,7 @@ def position(n: int, seed: int, stop: float, any_seat: bool,
     draw for, and the oracle's facts for that seat."""
     rng = random.Random(seed)
     players = [make_strategy(rng.choice(["random", "heuristic"]), "prohis", seed + s) for s in range(n)]
-    state = PROHIS.new_game(n, seed, settings)
+    state = cast(ProhisState, PROHIS.new_game(n, seed, settings))
     actions = []
     while not state.is_terminal():
         seat = state.current_player()
@@ -156,7 +157,7 @@ def position(n: int, seed: int, stop: float, any_seat: bool,
     for action in actions:
         probe.apply(action)
     seat = rng.randrange(n) if any_seat else probe.current_player()
-    state = PROHIS.new_game(n, seed, settings)
+    state = cast(ProhisState, PROHIS.new_game(n, seed, settings))
     oracle = Oracle(state, seat)
     for action in actions:
         oracle.step(state, action)
@@ -170,10 +171,10 @@ def check_facts(real: ProhisState, seat: int, facts: dict[int, set[str]], drawn:
     held = Counter((place, FACE[card]) for card, place in places_of(drawn).items())
     # For every set of places a fact names, and every face: the drawn state holds there at least
     # as many cards of that face as the facts put there.
-    for allowed in {frozenset(a) for a in facts.values()}:
+    for among in {frozenset(a) for a in facts.values()}:
         for face in range(len(CARDS.names)):
-            needed = sum(1 for card, a in facts.items() if FACE[card] == face and a <= allowed)
-            assert sum(held[place, face] for place in allowed) >= needed, (sorted(allowed), CARDS.names[face])
+            needed = sum(1 for card, a in facts.items() if FACE[card] == face and a <= among)
+            assert sum(held[place, face] for place in among) >= needed, (sorted(among), CARDS.names[face])
     # Captains and Majors never are in the pile; the removed cards are what the rules remove.
     assert not [c for c in drawn.pile if FACE[c] in (CAPTAIN, MAJOR)]
     removed = Counter(CARDS.name(c) for c in drawn.removed)
@@ -194,10 +195,10 @@ def test_drawn_states_honour_what_the_seat_has_seen(n: int, seed: int, stop: flo
     if real.is_terminal():
         return
     draw = sampler(real.view(seat), history=real.history(seat), settings=real.settings)
-    assert draw.__self__.with_history  # the whole history's facts fit the view: no retreat to the view alone
+    assert cast(Any, draw).__self__.with_history  # the whole history's facts fit the view: no retreat to the view alone
     rng = random.Random(seed)
     for _ in range(3):
-        check_facts(real, seat, facts, draw(rng))
+        check_facts(real, seat, facts, cast(ProhisState, draw(rng)))
 
 
 def test_at_the_start_every_hand_holds_its_captain_and_major():

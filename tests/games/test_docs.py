@@ -38,6 +38,7 @@ def test_the_page_names_the_engine_and_its_version_and_the_engine_cites_the_page
     text = page(spec)
     assert f"Engine: `games/arena_games/{spec.name}/` (version {spec.version})" in text
     module = sys.modules[spec.state.__module__]
+    assert module.__doc__ is not None
     assert f"docs/games/{spec.name}.md" in module.__doc__
 
 

@@ -34,7 +34,7 @@ def rig(state: ProhisState, hands: dict[int, list[str]] | None = None, market: l
     if market is not None:
         fill(state, CARDS, state.market, market, spare)
     if pile_top is not None:
-        top = []
+        top: list[int] = []
         fill(state, CARDS, top, pile_top, spare)
         state.pile += reversed(top)  # the first listed is the next drawn
     state.active = state.to_act = active

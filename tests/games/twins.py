@@ -25,6 +25,7 @@ import itertools
 import json
 import random
 from collections.abc import Callable
+from typing import cast
 
 from arena_games import Action, GameSpec, State
 from arena_games.views import Event, EventLog
@@ -85,7 +86,7 @@ def with_swapped_shuffle(spec: GameSpec, call: int, pick: random.Random) -> Game
     """``spec``, its states drawing from a :class:`SwapInShuffle`: the engine deals the perturbed deal itself."""
     alike = LOOKALIKE.get(spec.name, lambda a, b: True)
 
-    class Twin(spec.state):  # type: ignore[valid-type, misc]
+    class Twin(spec.state):  # type: ignore[name-defined, misc]  # the game's own state class, known at run time
         # State.__init__ assigns self.rng = random.Random(seed) before anything is dealt.
         @property
         def rng(self) -> random.Random:
@@ -115,7 +116,7 @@ class LeakyLog(EventLog):
 def leaky(spec: GameSpec, types: frozenset[str]) -> GameSpec:
     """``spec`` with a :class:`LeakyLog`: a deliberately leaky engine, for these tests only."""
 
-    class Leaky(spec.state):  # type: ignore[valid-type, misc]
+    class Leaky(spec.state):  # type: ignore[name-defined, misc]  # the game's own state class, known at run time
         @property
         def log(self) -> EventLog:
             return self._log
@@ -278,10 +279,11 @@ class Twin:
             return "the step shows everyone a piece that differs"
         pending = self._pending()
         twin.apply(twin_action)
-        before, self.differences = self.differences, _differences(face_names(game), face_names(twin))
-        if self.differences is None or (game.current_player(), game.phase_name()) != (twin.current_player(),
-                                                                                     twin.phase_name()):
+        before, differences = self.differences, _differences(face_names(game), face_names(twin))
+        if differences is None or (game.current_player(), game.phase_name()) != (twin.current_player(),
+                                                                                twin.phase_name()):
             return "the step parted them in public"
+        self.differences = differences
         # The end of a round (or of the game) scores or shows what hands, hideouts, warehouses or
         # rewards held, and a piece may pass through one of them within the step (a stash, a raid):
         # whatever differed before the step, or came apart during it, may now be public.
@@ -294,7 +296,8 @@ class Twin:
 
     def _pending(self) -> bool:
         """Whether the twin's perturbed shuffle is still to come."""
-        return self.pending_shuffle >= 0 and self.state.rng.shuffles <= self.pending_shuffle
+        # Only the first twin has one, and its state is a with_swapped_shuffle one: its rng a SwapInShuffle.
+        return self.pending_shuffle >= 0 and cast(SwapInShuffle, self.state.rng).shuffles <= self.pending_shuffle
 
 
 def play_twins(spec: GameSpec, num_players: int, seed: int, call: int, pick: random.Random,
@@ -335,9 +338,9 @@ def play_twins(spec: GameSpec, num_players: int, seed: int, call: int, pick: ran
                 live.append(twin)
         twins = live
         if fork is not None:
-            twin = _forked(fork, game, action, shown, round_before, pick)
-            if twin:
-                twins.append(twin)
+            forked = _forked(fork, game, action, shown, round_before, pick)
+            if forked:
+                twins.append(forked)
                 run.twins += 1
 
 

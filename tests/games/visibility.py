@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 from arena_games import Action, State
+from arena_games.bandits import BanditsState
 from arena_games.boss import BACK as BOSS_BACK
-from arena_games.boss import POLICE
-from arena_games.sobek import BACK_OF, BACKS, TOKEN_COPIES, TOKENS
+from arena_games.boss import POLICE, BossState
+from arena_games.prohis import ProhisState
+from arena_games.sobek import BACK_OF, BACKS, TOKEN_COPIES, TOKENS, SobekState
 
 Slot = tuple[str, int]
 TOKEN = "token_"  # the prefix of Sobek's token places among the pieces' places
@@ -62,7 +65,7 @@ def _all(places: dict[str, list[int]], name: str) -> list[Slot]:
     return [(name, i) for i in range(len(places[name]))]
 
 
-def prohis(state: State, seat: int) -> Sight:
+def prohis(state: ProhisState, seat: int) -> Sight:
     places = state.card_places()
     hidden = _all(places, "pile") + _all(places, "removed")
     visible = _all(places, "market") + _all(places, f"hand{seat}") + _all(places, f"warehouse{seat}")
@@ -80,7 +83,7 @@ def prohis(state: State, seat: int) -> Sight:
 CHARACTER_ROLES = ("queen_", "high_priest_", "scribe_", "vizier_", "thief_", "courtesan_", "merchant_")
 
 
-def sobek(state: State, seat: int) -> Sight:
+def sobek(state: SobekState, seat: int) -> Sight:
     places = all_places(state)
     backs: dict[Slot, str] = {}
     # Nobody sees the deck, the cards out this round (2 players), or the unused green cards.
@@ -118,7 +121,7 @@ def sobek(state: State, seat: int) -> Sight:
     return Sight(hidden, visible, backs)
 
 
-def boss(state: State, seat: int) -> Sight:
+def boss(state: BossState, seat: int) -> Sight:
     """Hand values are the owner's, the cities of every hand everyone's (a card's back is its city);
     revealed cards, face-up police cards and, from resolution on, the rewards are everyone's (before,
     only a reward's city: the boss it lies under); the police deck is nobody's. Which cards are out
@@ -137,7 +140,7 @@ def boss(state: State, seat: int) -> Sight:
     return Sight(hidden, visible, backs)
 
 
-def bandits(state: State, seat: int) -> Sight:
+def bandits(state: BanditsState, seat: int) -> Sight:
     places = state.card_places()
     # Nobody sees the pile; cards played in fights, the Boneyard and the cards set aside are public.
     hidden = _all(places, "pile")
@@ -153,7 +156,8 @@ def bandits(state: State, seat: int) -> Sight:
     return Sight(hidden, visible, {})
 
 
-SIGHTS: dict[str, Callable[[State, int], Sight]] = {
+# Any: each takes its own engine's state, and the game's name picks the one that fits
+SIGHTS: dict[str, Callable[[Any, int], Sight]] = {
     "prohis": prohis, "sobek": sobek, "boss": boss, "bandits": bandits,
 }
 

@@ -212,8 +212,9 @@ def captured(game: str, out: Path) -> list[bytes]:
 
 def unknown_values() -> bytes:
     """A request from a newer referee: enum numbers that this version does not know."""
-    view = pb.View(prohis=prohis_pb2.ProhisView(hand=[1, 99], phase=42))
-    event = pb.Event(prohis=prohis_pb2.ProhisEvent(type=77, card=99, seat=0))
+    # Plain numbers where the stubs want this version's enums: the point of the test.
+    view = pb.View(prohis=prohis_pb2.ProhisView(hand=[1, 99], phase=42))  # type: ignore[list-item, arg-type]
+    event = pb.Event(prohis=prohis_pb2.ProhisEvent(type=77, card=99, seat=0))  # type: ignore[arg-type]
     request = pb.DecisionRequest(decision_id=7, view=view, events=[event], legal_actions=[pb.Action(text="pass")])
     return pb.RefereeMessage(decision=request).SerializeToString()
 

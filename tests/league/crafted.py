@@ -24,7 +24,7 @@ def register(store: Store, league: str, name: str, version: str = "1", author: s
                        image_digest="sha256:0", language="python", author=author, games=["prohis"], league=league)
     if owner_id is not None:
         with store() as session, session.begin():
-            session.get(Bot, bot.id).owner_id = owner_id
+            session.get_one(Bot, bot.id).owner_id = owner_id
     return bot.id
 
 

@@ -145,9 +145,9 @@ def check_0001_store_upgraded(store: Store) -> None:
     assert all(re.fullmatch("[0-9a-f]{64}", s) for s in secrets) and len(set(secrets)) == 2, secrets
     assert got == expected
     with store() as session:  # the upgraded store takes 128-bit seeds, exactly
-        match = session.get(Match, 7)
+        seventh = session.get_one(Match, 7)
         session.add(Game(match_id=7, index=6, seed=str(2**128 - 1), deal="c0d6", seats=[1, 2, 3],
                          scores=[0, 0, 0], ranks=[1, 1, 1], failures=["", "", ""], record_path="x"))
         session.commit()
-        assert [g.seed for g in match.games][-1] == "340282366920938463463374607431768211455"
-        assert ScheduleOptions.from_dict(session.get(League, 1).schedule).deals == 2
+        assert [g.seed for g in seventh.games][-1] == "340282366920938463463374607431768211455"
+        assert ScheduleOptions.from_dict(session.get_one(League, 1).schedule).deals == 2

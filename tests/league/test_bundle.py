@@ -51,7 +51,7 @@ def made(tmp_path_factory, docker_client, sample_images) -> SimpleNamespace:
     assert written.exit_code == 0, written.output
     again = CliRunner().invoke(arena, ["bundle", "match", "1", "--out", str(tmp / "bundle-1"), *db])
     with store() as session:
-        match = session.get(Match, 1)
+        match = session.get_one(Match, 1)
         secrets = Slot(match.round, tuple(match.bots)).secrets(SECRET)
     return SimpleNamespace(tmp=tmp, path=tmp / "bundle-1", refused=refused, written=written, again=again,
                            secrets=secrets, db=db)
@@ -128,6 +128,18 @@ def _edit_record(folder: Path, rel: str, decision: int, action: str) -> None:
     (folder / rel).write_text("".join(lines))
 
 
+def _forge_record(f: Path) -> None:
+    """An action in a record changed, and its digest in the manifest with it."""
+    _edit_record(f, "records/game-001.jsonl", 0, "nonsense")
+    _rehash(f, "records/game-001.jsonl")
+
+
+def _forge_view(f: Path) -> None:
+    """Seat 1's view swapped for seat 0's, and its digest in the manifest with it."""
+    (f / "views/game-000-seat-1.json.gz").write_bytes((f / "views/game-000-seat-0.json.gz").read_bytes())
+    _rehash(f, "views/game-000-seat-1.json.gz")
+
+
 def _set_secret(m: dict) -> None:
     m["spec"]["secret"] = "ab" * 32
 
@@ -139,18 +151,13 @@ def _spec_command(m: dict) -> None:
 TAMPERINGS = {
     "an action in a record": (lambda f: _edit_record(f, "records/game-000.jsonl", 3, "pass"),
                               "records/game-000.jsonl has been changed: its SHA-256 is not the one in manifest.json"),
-    "an action in a record, digest updated": (
-        lambda f: (_edit_record(f, "records/game-001.jsonl", 0, "nonsense"), _rehash(f, "records/game-001.jsonl")),
-        "records/game-001.jsonl does not replay: decision 0"),
+    "an action in a record, digest updated": (_forge_record, "records/game-001.jsonl does not replay: decision 0"),
     "a score in the manifest": (lambda f: _edit_manifest(f, lambda m: m["games"][1]["scores"].__setitem__(0, 999)),
                                 "manifest.json: game 1: its scores are [999,"),
     "a view": (lambda f: (f / "views/game-000-seat-1.json.gz").write_bytes(gzip.compress(b"{}")),
                "views/game-000-seat-1.json.gz has been changed"),
     "a view, digest updated": (
-        lambda f: ((f / "views/game-000-seat-1.json.gz").write_bytes((f / "views/game-000-seat-0.json.gz")
-                                                                    .read_bytes()),
-                   _rehash(f, "views/game-000-seat-1.json.gz")),
-        "views/game-000-seat-1.json.gz is not seat 1's view of its record records/game-000.jsonl"),
+        _forge_view, "views/game-000-seat-1.json.gz is not seat 1's view of its record records/game-000.jsonl"),
     "the spec's secret": (lambda f: _edit_manifest(f, _set_secret),
                           "manifest.json: game 0: the spec's secret does not deal the recorded seed"),
     "a command instead of an image": (lambda f: _edit_manifest(f, _spec_command),

@@ -79,7 +79,8 @@ def check_ladder(store, name: str) -> Cycles:
             assert [g.index for g in m.games] == list(range(per_match)), f"match {m.id} lost games"
             assert len({g.seed for g in m.games}) == per_match, f"match {m.id} repeats a deal"
             cycles[m.round // k].append(m)
-        complete, open_ = set(), set()
+        complete: set[tuple[int, str]] = set()
+        open_: set[tuple[int, str]] = set()
         for c, ms in cycles.items():
             assert len({m.table for m in ms}) == 1, f"cycle {c} has several tables"
             (complete if len(ms) == k else open_).add((c, ms[0].table))

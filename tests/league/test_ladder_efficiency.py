@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import statistics
 
+from arena.league.schedule import Format
 from arena.league.simulate import games_to, known_bots, simulate
 
 SEEDS = (0, 1, 2, 3, 4)
 MAX_GAMES = 1200
 
 
-def games_needed(format: str, seed: int) -> int:
+def games_needed(format: Format, seed: int) -> int:
     trajectory = simulate("prohis", 3, known_bots(8), format, MAX_GAMES, seed=seed,
                           stop=lambda t: games_to(t) is not None)
     needed = games_to(trajectory)

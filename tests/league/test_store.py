@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import cast
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -200,7 +201,7 @@ def commands_with_a_store() -> set[str]:
         if isinstance(command, click.Group):
             ctx = click.Context(command)
             for name in command.list_commands(ctx):
-                walk(command.get_command(ctx, name), [*path, name])
+                walk(cast(click.Command, command.get_command(ctx, name)), [*path, name])  # a name list_commands gave
         elif any(param.name == "db_url" for param in command.params):
             found.add(" ".join(path))
 

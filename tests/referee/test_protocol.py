@@ -58,11 +58,14 @@ def test_typed_only_and_text_only_actions_are_accepted():
     assert codec.decode_action("prohis", pb.Action(text="take:1")) == "take:1"
 
 
+TAKE = prohis_pb2.PROHIS_ACTION_KIND_TAKE
+
+
 @pytest.mark.parametrize("action, message", [
     (pb.Action(), "the action is empty"),
     (pb.Action(prohis=prohis_pb2.ProhisAction()), "no kind"),
-    (pb.Action(prohis=prohis_pb2.ProhisAction(kind=1)), "a take action needs its position"),
-    (pb.Action(text="take:0", prohis=prohis_pb2.ProhisAction(kind=1, position=2)), "disagree"),
+    (pb.Action(prohis=prohis_pb2.ProhisAction(kind=TAKE)), "a take action needs its position"),
+    (pb.Action(text="take:0", prohis=prohis_pb2.ProhisAction(kind=TAKE, position=2)), "disagree"),
 ])
 def test_malformed_actions_are_named(action, message):
     with pytest.raises(codec.MalformedMessage, match=message):

@@ -17,6 +17,7 @@ from .helpers import MISBEHAVE, PY, ROOT
 
 TAPE_BOT = ROOT / "tests" / "bots" / "tape.py"
 _spec = importlib.util.spec_from_file_location("tape", TAPE_BOT)
+assert _spec is not None and _spec.loader is not None  # a .py file's path: a source loader
 tape = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tape)
 

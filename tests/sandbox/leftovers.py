@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import cast
 
 import docker
 import pytest
@@ -21,10 +22,10 @@ def new_mark() -> str:
 
 
 def host_state(client: docker.DockerClient, mark: str) -> dict[str, set[str]]:
-    label = {"label": f"{MARK}={mark}"}
+    label: dict[str, str | list[str] | bool] = {"label": f"{MARK}={mark}"}  # docker's type of filters
     own = f":{os.getpid()}"
     return {
-        "containers": {c.id for c in client.containers.list(all=True, filters=label)},
+        "containers": {cast(str, c.id) for c in client.containers.list(all=True, filters=label)},  # listed: has one
         "images": set(client.api.images(all=True, quiet=True, filters=label)),
         "volumes": {v.name for v in client.volumes.list()},
         "build cgroups": {p.name for p in Path("/sys/fs/cgroup/pids").glob(f"arena-build-{os.getpid()}-*")},

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ def flawed_folder(parent: Path, flaw: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def flawed(docker_client, tmp_path_factory) -> dict[str, str]:
+def flawed(docker_client, tmp_path_factory) -> Iterator[dict[str, str]]:
     """The image of each flaw, built by `arena bot build`'s path (so it has bot.toml's labels)."""
     parent = tmp_path_factory.mktemp("flawed")
     images = {flaw: build_bot(docker_client, load_bot_config(flawed_folder(parent, flaw))).tag for flaw in FLAWS}

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -93,6 +93,7 @@ class Site:
             elif user:
                 with self.store() as session:
                     row = session.scalar(select(User).where(User.name == user))
+                    assert row is not None, f"no user {user}"
                     account = Account(row.id, row.name, row.is_admin)
                 client.cookies.set(COOKIE, open_session(self.store, account)[0])
             yield client
@@ -101,7 +102,9 @@ class Site:
 def log_in(client: httpx.Client, name: str, password: str | None = None, next: str = "/") -> httpx.Response:  # noqa: A002
     """Signs ``client`` in through the sign-in page's form; returns the form's answer."""
     page = client.get("/login")
-    token = re.search(r'id="login-csrf" value="([^"]+)"', page.text)[1]
+    found = re.search(r'id="login-csrf" value="([^"]+)"', page.text)
+    assert found is not None, "no sign-in form"
+    token = found[1]
     return client.post("/login", data={"name": name, "password": PASSWORD[name] if password is None else password,
                                        "next": next, "csrf": token})
 
@@ -111,13 +114,16 @@ def app_routes(app=None) -> list[tuple[str, APIRoute]]:
     from fastapi.routing import iter_route_contexts
 
     app = app or create_app(None, WebSettings(worker=False))  # only its routes are read
-    return [(context.path, context.original_route) for context in iter_route_contexts(app.routes)
+    # cast: an APIRoute's context has a path (RouteContext's is optional for the routes that have none)
+    return [(cast(str, context.path), context.original_route) for context in iter_route_contexts(app.routes)
             if isinstance(context.original_route, APIRoute)]
 
 
 def csrf_of(page: str) -> str:
     """The CSRF token of a page's forms."""
-    return re.search(r'name="csrf" value="([^"]+)"', page)[1]
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found is not None, "no form with a CSRF token"
+    return found[1]
 
 
 BOT_DOCKERFILE = b"ARG BASE\nFROM ${BASE}\nCOPY bot.py /bot/bot.py\n"

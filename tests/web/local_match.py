@@ -77,7 +77,7 @@ def play_and_store(store: Store, runs: Path, game: str, owners: tuple[str | None
         ids.append(bot.id)
         if owner:
             with store() as session, session.begin():
-                session.get(Bot, bot.id).owner_id = session.scalar(select(User.id).where(User.name == owner))
+                session.get_one(Bot, bot.id).owner_id = session.scalar(select(User.id).where(User.name == owner))
     with store() as session, session.begin():
         league_id = session.scalar(select(League.id).where(League.name == league))
         match = Match(league_id=league_id, round=0, table=",".join(map(str, sorted(ids))), bots=ids,

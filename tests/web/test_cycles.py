@@ -19,6 +19,7 @@ from sqlalchemy import select, update
 
 from arena.league.ladder import run_ladder
 from arena.league.runner import run_league
+from arena.league.schedule import Format
 from arena.store import Bot, Game, Match, User
 
 from ..cli.helpers import ProcessBots, league_of
@@ -26,7 +27,7 @@ from ..cli.helpers import ProcessBots, league_of
 LEAGUE = "cycle"
 
 
-def play_half_a_cycle(site, format: str) -> dict:
+def play_half_a_cycle(site, format: Format) -> dict:
     """League LEAGUE of bots "mine" (alice's) and "theirs" (the operator's), played to its first
     match; what was stored."""
     a, b = league_of(site.store, LEAGUE, ["mine", "theirs"], format=format, game="boss", players=2)
@@ -35,7 +36,7 @@ def play_half_a_cycle(site, format: str) -> dict:
         session.execute(update(Bot).where(Bot.id == a).values(owner_id=alice))
     runs = site.runs_dir / LEAGUE
     if format == "ladder":
-        interrupted = []
+        interrupted: list[bool] = []
 
         def stop(status) -> None:  # Ctrl-C once the cycle's first match is stored
             if status.matches_run == 1 and not interrupted:

@@ -48,7 +48,7 @@ def captured_games(capture: list[dict]) -> dict[int, dict]:
     """What the capture bot received, by game: its seat, each decision request (raw bytes and
     message) and the game's end."""
     games: dict[int, dict] = {}
-    current = None
+    current: dict | None = None
     for line in capture:
         if line["kind"] == "process":
             continue
@@ -58,8 +58,10 @@ def captured_games(capture: list[dict]) -> dict[int, dict]:
             current = games[message.game_start.game_index] = {"seat": message.game_start.seat, "decisions": [],
                                                                "end": None}
         elif line["kind"] == "decision":
+            assert current is not None, "a decision before any game_start"
             current["decisions"].append((raw, message))
         elif line["kind"] == "game_end":
+            assert current is not None, "a game_end before any game_start"
             current["end"] = message
     return games
 

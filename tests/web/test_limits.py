@@ -76,7 +76,9 @@ def test_an_unhandled_error_is_a_500_with_the_security_headers_and_nothing_of_it
 # -- the HTTP server's limits ---------------------------------------------------------------------
 def rss_mib() -> float:
     status = Path("/proc/self/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status)[1]) / 1024
+    found = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert found is not None, status
+    return int(found[1]) / 1024
 
 
 def flood_head(url: str, total: int) -> tuple[bytes, int, float]:

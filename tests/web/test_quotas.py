@@ -42,7 +42,7 @@ def server(tmp_path: Path, **settings) -> Iterator[Site]:
                                         **settings))
     with live_server(app) as url:
         site = Site(url, store, tmp_path / "runs", tokens)
-        site.app = app  # type: ignore[attr-defined] - its quotas, for the test that holds a slot
+        site.app = app  # its quotas, for the test that holds a slot
         yield site
 
 
@@ -58,7 +58,7 @@ def on_disk(site: Site) -> list[str]:
 
 def user_id(site: Site, name: str) -> int:
     with site.store() as session:
-        return session.scalar(select(User.id).where(User.name == name))
+        return session.scalars(select(User.id).where(User.name == name)).one()
 
 
 def test_an_author_has_at_most_so_many_submissions_not_finished(tmp_path):

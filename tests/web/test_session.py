@@ -18,7 +18,8 @@ MISSING = str(2**63 - 1)  # an id in range that names nothing: a request that pa
 
 
 def unsafe_routes() -> list[tuple[str, str, APIRoute]]:
-    return [(method, path, route) for path, route in app_routes() for method in sorted(route.methods & UNSAFE)]
+    return [(method, path, route) for path, route in app_routes()
+            for method in sorted((route.methods or set()) & UNSAFE)]
 
 
 def concrete(path: str) -> str:
@@ -126,7 +127,7 @@ def test_the_origin_a_request_must_come_from(public, origin, ok):
 
     from arena.web.auth import check_origin
 
-    app = create_app(None, WebSettings(worker=False, public_url=public))  # type: ignore[arg-type]
+    app = create_app(None, WebSettings(worker=False, public_url=public))
     request = Request({"type": "http", "method": "POST", "scheme": "http", "path": "/", "query_string": b"",
                        "server": ("127.0.0.1", 8000), "app": app,
                        "headers": [(b"host", b"127.0.0.1:8000"), (b"origin", origin.encode())]})

@@ -77,6 +77,7 @@ def statuses(seen: list[tuple]) -> list[str]:
 def account(site: Site, name: str) -> Account:
     with site.store() as session:
         user = session.scalar(select(User).where(User.name == name))
+        assert user is not None, f"no user {name}"
         return Account(user.id, user.name, user.is_admin)
 
 

@@ -24,7 +24,9 @@ FEW = Policy(free=2, first=4.0, longest=60.0)  # past HOLD: a sign-in is held 1 
 
 
 def login_token(client: httpx.Client) -> str:
-    return re.search(r'id="login-csrf" value="([^"]+)"', client.get("/login").text)[1]
+    found = re.search(r'id="login-csrf" value="([^"]+)"', client.get("/login").text)
+    assert found is not None, "no sign-in form"
+    return found[1]
 
 
 def test_a_policy_waits_longer_with_each_failure_up_to_its_longest():

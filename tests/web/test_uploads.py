@@ -41,8 +41,8 @@ def tgz(*members: tuple[tarfile.TarInfo, bytes | None], base: dict[str, bytes] |
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.GNU_FORMAT, encoding="utf-8",
                       errors=errors) as tar:
-        for name, data in (BOT if base is None else base).items():
-            tar.addfile(info(name, size=len(data)), io.BytesIO(data))
+        for name, content in (BOT if base is None else base).items():
+            tar.addfile(info(name, size=len(content)), io.BytesIO(content))
         for member, data in members:
             tar.addfile(member, io.BytesIO(data) if data is not None else None)
     return buffer.getvalue()
@@ -87,17 +87,18 @@ def zip_bomb(size: int = 10 * 2**30) -> bytes:
     data = zeros_deflated(size)
     name = b"zeros.bin"
     extra = struct.pack("<HHQQ", 1, 16, size, len(data))
-    local = struct.pack(zipfile.structFileHeader, b"PK\x03\x04", 45, 0, 0, 8, 0, 0, 0, 0xFFFFFFFF, 0xFFFFFFFF,
+    # zipfile's own record layouts (undocumented, so not in its stubs), to forge the sizes it reads
+    local = struct.pack(zipfile.structFileHeader, b"PK\x03\x04", 45, 0, 0, 8, 0, 0, 0, 0xFFFFFFFF, 0xFFFFFFFF,  # type: ignore[attr-defined]
                         len(name), len(extra)) + name + extra
     head = zipped({}, base=BOT)  # the good files first, then the bomb appended to its entries
     good = zipfile.ZipFile(io.BytesIO(head))
     offset_cd = good.start_dir
     central_good = head[offset_cd:head.rindex(b"PK\x05\x06")]
     body = head[:offset_cd] + local + data
-    central = struct.pack(zipfile.structCentralDir, b"PK\x01\x02", 45, 3, 45, 0, 0, 8, 0, 0, 0, 0xFFFFFFFF,
+    central = struct.pack(zipfile.structCentralDir, b"PK\x01\x02", 45, 3, 45, 0, 0, 8, 0, 0, 0, 0xFFFFFFFF,  # type: ignore[attr-defined]
                           0xFFFFFFFF, len(name), len(extra), 0, 0, 0, 0o100644 << 16, offset_cd) + name + extra
     directory = central_good + central
-    end = struct.pack(zipfile.structEndArchive, b"PK\x05\x06", 0, 0, len(good.infolist()) + 1,
+    end = struct.pack(zipfile.structEndArchive, b"PK\x05\x06", 0, 0, len(good.infolist()) + 1,  # type: ignore[attr-defined]
                       len(good.infolist()) + 1, len(directory), len(body), 0)
     return body + directory + end
 

@@ -19,4 +19,4 @@ if _CUT:
             path.write_bytes(text[: len(text) // 2])
         return result
 
-    referee.match.Match.run = _run_then_cut
+    referee.match.Match.run = _run_then_cut  # type: ignore[method-assign]  # the fault, planted
