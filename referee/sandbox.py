@@ -197,6 +197,7 @@ class ContainerSeat(GrpcSeat):
         self.container: Any = None
         self.output = OutputPipe(log_path)
         self.seat_cgroup: isolation.SeatCgroup | None = None  # its containers' cgroup_parent, when it has one
+        self._launching: asyncio.Future[tuple[Any, Cgroup | None]] | None = None
 
     @property
     def address(self) -> str:
@@ -204,7 +205,11 @@ class ContainerSeat(GrpcSeat):
 
     async def launch(self) -> None:
         self.output.open(self.socket_dir)  # before the container: arena-init opens it for writing
-        self.container, self.cgroup = await asyncio.to_thread(self._create_and_start)
+        # A match stopped by a signal cancels this await, not the engine's calls in the thread: kill()
+        # waits for them, so a container made after the cancel is still removed.
+        self._launching = asyncio.ensure_future(asyncio.to_thread(self._create_and_start))
+        self.container, self.cgroup = await asyncio.shield(self._launching)
+        self._launching = None
 
     def _find_cgroup(self) -> Cgroup | None:
         """The container's cgroup, for the fairness guard (``referee/fairness.py``); None
@@ -360,6 +365,10 @@ class ContainerSeat(GrpcSeat):
         return cast(dict[str, Any], self.container.attrs.get("State", {}))
 
     async def kill(self) -> None:
+        launching, self._launching = self._launching, None
+        if launching is not None:  # a launch cancelled mid-start, or failed (launch reported that)
+            with contextlib.suppress(Exception):
+                self.container, self.cgroup = await launching
         container, self.container = self.container, None
         cgroup, self.cgroup = self.cgroup, None
         if container is not None:

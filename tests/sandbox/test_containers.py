@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
@@ -13,7 +14,7 @@ from referee import cpu, isolation
 from referee.limits import LOG_CAP
 from referee.match import run_match
 from referee.records import read_record
-from referee.sandbox import PROFILE
+from referee.sandbox import PROFILE, ContainerSeat
 from referee.spec import parse_spec
 
 from ..referee.helpers import HEURISTIC_BOT, RANDOM_BOT, check_records_replay
@@ -196,3 +197,25 @@ def test_every_game_plays_with_container_seats(game, tmp_path, docker_client, sa
     assert all(not any(g["failures"]) for g in result["games"])
     check_records_replay(tmp_path, result)
     assert not arena_containers(docker_client, f"each-{game}")
+
+
+def test_a_seat_stopped_while_its_container_starts_leaves_no_container(tmp_path, docker_client, sample_images):
+    """SIGTERM cancels the match while the engine is still making a bot's container (a worker or
+    runner killed early in a match): the seat's close waits for the engine's calls and removes
+    what they made, rather than finding no container yet and leaving it running."""
+    match_id = f"cancelled-start-{os.getpid()}-{time.monotonic_ns()}"
+    (tmp_path / "seat").mkdir()  # as the seat's connect makes it, with the seat's server in it
+    seat = ContainerSeat("random", "1", sample_images["random"], tmp_path / "seat", tmp_path / "random.log",
+                         match_id=match_id)
+
+    async def start_then_stop() -> None:
+        launch = asyncio.ensure_future(seat.launch())
+        await asyncio.sleep(0.05)  # the thread is in the engine's create call: it takes far longer
+        assert not launch.done()
+        launch.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await launch
+        await seat.close()
+
+    asyncio.run(start_then_stop())  # returns once the launch's thread is done, as a referee exits
+    assert arena_containers(docker_client, match_id) == []
