@@ -112,15 +112,15 @@ def check_may_submit(store: Store, account: Account, name: str, team: int | None
         holder = session.scalar(select(Team.name).where(Team.id == min(holders))) if holders else None
     if access.may_submit(account, versions, team):
         return
+    if holder is not None and (team not in holders or team not in account.teams):
+        raise NotAllowed(f"the bot name {name!r} belongs to team {holder}: only its members submit versions of it, "
+                         f"for the team (the field team, or --team {holder}); pick another name")
     if team is not None and team not in account.teams:
         raise NotAllowed(f"you are not in team {team_name}: only its members submit its bots")
-    if holder is not None:
-        raise NotAllowed(f"the bot name {name!r} is team {holder}'s: only its members submit versions of it, "
-                         f"for the team (the field team, or --team {holder}); pick another name")
     refused = [v for v in versions if not access.may_submit(account, [v])]
     if team is not None and not refused:
-        raise NotAllowed(f"the bot name {name!r} is yours, not team {team_name}'s: submit it without a team, or "
-                         "pick another name for the team's bot")
+        raise NotAllowed(f"the bot name {name!r} is yours and does not belong to team {team_name}: submit it without "
+                         "a team, or pick another name for the team's bot")
     operators = any(v.owner_id is None for v in refused)
     whose = "the operator's (registered on the league's machine)" if operators else "another author's"
     raise NotAllowed(f"the bot name {name!r} is {whose}: only its owner submits versions of it; "
