@@ -239,12 +239,10 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
         row = session.get(Submission, submission_id)
         if row is None:
             raise LeagueError(f"no submission {submission_id}")
-        user = session.get(User, row.user_id)
-        assert user is not None
-        account = account_of(session, user)  # its teams as they are now, not at upload
         folder, leagues, retire_previous = Path(row.folder), list(row.leagues), row.retire_previous
         team = row.team_id
         label = (row.bot_name, row.bot_version)
+    account = _account(store, row.user_id)  # its teams as they are now, not at upload
     progress = _Progress(store, submission_id)
     status = "refused"
     built: BuildResult | None = None
@@ -277,7 +275,8 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                     progress.update(status="checking")
                 assert built is not None
                 report = _check(built, progress.report)
-                check_may_submit(store, account, config.name, team)  # asked again: a member may have left meanwhile
+                # asked again, with the account's teams as they are now: a member may have left during the build
+                check_may_submit(store, _account(store, account.id), config.name, team)
                 bot = _register(store, client, config, built, report, leagues, owner_id=account.id,
                                 retire_previous=retire_previous, team_id=team)
                 progress.update(status="entered", bot_id=bot.id)
@@ -312,6 +311,13 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
         if client is not None:
             client.close()
     return status
+
+
+def _account(store: Store, user_id: int) -> Account:
+    with store() as session:
+        user = session.get(User, user_id)
+        assert user is not None
+        return account_of(session, user)
 
 
 def _built_before(client: docker.DockerClient, name: str, version: str) -> tuple[BotConfig, BuildResult]:

@@ -277,3 +277,28 @@ def test_a_removed_member_can_submit_no_more(team_site, tmp_path):
     assert reply.status_code == 403 and "belongs to team Builders" in reply.json()["detail"]
     with site.store() as session:
         assert session.scalar(select(Submission.id).order_by(Submission.id.desc()).limit(1)) == before
+
+
+def test_a_submission_of_a_member_removed_before_its_build_is_refused(empty_site, tmp_path):
+    """The worker asks the rules again with the account's teams as they are then (and once more
+    before registering); here no build starts. Run here, as if claimed (the site has no worker)."""
+    import shutil
+
+    from arena.bots.submit import run_submission
+
+    site = empty_site
+    create_team(site.store, "Late", OPERATOR, owner="alice")
+    add_member(site.store, "Late", "bob", OPERATOR)
+    unpacked = site.runs_dir.parent / "uploads" / "late"
+    shutil.copytree(bot_folder(tmp_path, "teams-late", "1"), unpacked)
+    with site.store() as session, session.begin():
+        team_id = session.scalar(select(Team.id).where(Team.name == "Late"))
+        row = Submission(user_id=user_id(site, "bob"), team_id=team_id, status="building", folder=str(unpacked))
+        session.add(row)
+    assert api(site, "alice", "DELETE", "/api/v1/teams/Late/members/bob").status_code == 200
+    assert run_submission(site.store, row.id) == "refused"
+    with site.store() as session:
+        done = session.get_one(Submission, row.id)
+        assert "you are not in team Late" in done.error and done.log == "" and done.bot_id is None
+        assert session.scalar(select(Bot.id).where(Bot.name == "teams-late")) is None
+    assert not unpacked.exists()
