@@ -165,6 +165,8 @@ def test_a_teams_bot_output_and_hidden_seats_go_to_its_members_only_and_not_afte
     assert (out["owner"], out["author"], out["team"]) == ("Crew", "Crew", "Crew")
     match = api(site, None, "GET", f"/api/v1/matches/{played.match_id}").json()
     assert match["bots"][1]["owner"] == "Crew"
+    board = api(site, None, "GET", f"/api/v1/leagues/{played.league}/leaderboard").json()
+    assert {r["bot_id"]: r["author"] for r in board["rows"]}[recorder] == "Crew"
     # retiring: an owner of the team only, not the member who submitted it
     assert api(site, "dave", "POST", f"/api/v1/bots/{recorder}/retire").status_code == 403
     assert api(site, "carol", "POST", f"/api/v1/bots/{recorder}/retire").status_code == 200
