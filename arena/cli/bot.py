@@ -153,13 +153,16 @@ def check(is_command: bool, decision_ms: int, bank_ms: int, quiet: bool, target:
 @click.option("--keep-previous", is_flag=True,
               help="With --server: keep your earlier versions of the bot playing (by default they are retired "
                    "once this one is entered).")
+@click.option("--team", metavar="TEAM",
+              help="With --server: submit it for team TEAM, which you are in (a name a team holds stays the "
+                   "team's without it).")
 @click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP + " Not with --server.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
 @click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",
               help="Without --server: the database URL (SQLAlchemy); default $ARENA_DB or sqlite:///runs/arena.db.")
 @user_errors
 def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str | None, keep_previous: bool,
-           root: Path | None, quiet: bool, db_url: str | None) -> None:
+           team: str | None, root: Path | None, quiet: bool, db_url: str | None) -> None:
     """Build the bot folder PATH, check it (arena bot check), then register it as a new bot version.
 
     A bot that fails to build or fails a check is refused, and nothing is registered.
@@ -171,10 +174,12 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
     if server:
         if root is not None:
             raise click.UsageError("--root goes only with a local submission: a server builds the bot folder alone")
-        submit_remotely(path, server, token or "", leagues, not keep_previous, quiet)
+        submit_remotely(path, server, token or "", leagues, not keep_previous, quiet, team)
         return
     if keep_previous:
         raise click.UsageError("--keep-previous goes with --server (a local submission retires nothing)")
+    if team:
+        raise click.UsageError("--team goes with --server (a local submission is the operator's)")
     if len(leagues) > 1:
         raise click.UsageError("a local submission enters one --league (`arena league join` adds it to others)")
     from ..store import StoreError, open_store
@@ -189,14 +194,14 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
 
 
 def submit_remotely(path: Path, server: str, token: str, leagues: tuple[str, ...], retire_previous: bool,
-                    quiet: bool) -> None:
+                    quiet: bool, team: str | None = None) -> None:
     from ..bots.upload import UploadRefused
     from ..remote import ServerError, submit_to_server
 
     try:
         followed = submit_to_server(server, token, path, leagues, retire_previous, say=click.echo,
                                     log_say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")),
-                                    report_say=click.echo)
+                                    report_say=click.echo, team=team)
     except BotError as exc:
         raise click.ClickException(escaped(str(exc))) from exc
     except UploadRefused as exc:

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from referee import limits
 
-from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store, User
+from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store, Team, User
 from . import get_league
 from .confidence import TOP_K, RankOdds, rank_odds
 from .ratings import ENV, RatedGame, rate
@@ -173,9 +173,10 @@ def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]
     totals = league_games(store, league_id).totals
     with store() as session:
         entries = session.execute(
-            select(Entry.joined_at, Bot, Rating, User.name)
+            select(Entry.joined_at, Bot, Rating, func.coalesce(Team.name, User.name))
             .join(Bot, Bot.id == Entry.bot_id)
             .outerjoin(User, User.id == Bot.owner_id)
+            .outerjoin(Team, Team.id == Bot.team_id)
             .outerjoin(Rating, (Rating.league_id == Entry.league_id) & (Rating.bot_id == Entry.bot_id))
             .where(Entry.league_id == league_id).order_by(Entry.bot_id)).all()
     prior = ENV.create_rating()
@@ -189,7 +190,7 @@ def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]
         t = totals.get(bot.id) or BotTotals()
         rows.append({
             "bot_id": bot.id, "bot": bot.name, "version": bot.version,
-            # the author is the owning account (None: the operator's); bot.toml's is anyone's free text
+            # the author is the owning account or team (None: the operator's); bot.toml's is anyone's free text
             "author": owner, "declared_author": bot.author[:limits.AUTHOR_CHARS], "language": bot.language,
             "exposure": round(exposure, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
             "games": t.games, "wins": t.wins,

@@ -114,8 +114,10 @@ class BotOut(Out):
     author: Owner
     declared_author: DeclaredAuthor
     language: Language
-    owner: Owner = Field(description="the same as author (the account that submitted it; null: registered on the "
-                                     "command line)")
+    owner: Owner = Field(description="the same as author (the account that submitted it, or its team; null: "
+                                     "registered on the command line)")
+    team: str | None = Field(description="the team whose bot name it is (author and owner are then its name too); "
+                                         "null: a person's or the operator's")
     created_at: Moment = Field(description="when it was registered")
     retired_at: Moment | None = Field(description="when it was retired; null: not retired")
     games: ClaimedGames

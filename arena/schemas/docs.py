@@ -22,6 +22,7 @@ from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
 from .leagues import Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
+from .teams import TeamListed, TeamMembersListed, TeamOut
 
 
 @dataclass(frozen=True)
@@ -48,12 +49,13 @@ LISTINGS: dict[str, Listing] = {
     "league status": Listing(LeagueStatus),
     "show game": Listing(StoredGameOut),
     "show match": Listing(StoredMatchOut),
+    "team list": Listing(TeamMembersListed, "Every team, by name, with its members."),
     "user list": Listing(UserListed, "Every account, by name."),
 }
 
 # the API's answers (a list of one: the same table)
 ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
-                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut)
+                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, TeamListed, TeamOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"
 

@@ -32,6 +32,8 @@ from .models import (
     Rating,
     RatingHistory,
     Submission,
+    Team,
+    TeamMember,
     User,
     WebSession,
     WorkerResult,
@@ -197,5 +199,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 
 __all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LeagueLease",
-           "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "User",
+           "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "Team",
+           "TeamMember", "User",
            "WebSession", "WorkerResult", "open_store", "store_url"]

@@ -53,6 +53,9 @@ class Bot(Base):
     # the account that submitted it over HTTP; None for a bot registered on the command line (an
     # operator's). Only that account may submit new versions of the name or retire it.
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    # the team whose bot name it is (None: the owner's own). A team's name stays the team's for
+    # every version: its members submit versions; owner_id then only records who submitted it
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id"), nullable=True, index=True)
     # a retired bot plays no new match; its games and ratings stay
     retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
@@ -244,6 +247,35 @@ class WebSession(Base):
     user: Mapped[User] = relationship()
 
 
+class Team(Base):
+    """A group of accounts that hold bot names together (``arena/teams.py``). Its name follows the
+    accounts' rule and is unique whatever its case: ``name_key`` is its lower case."""
+
+    __tablename__ = "teams"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+TeamRole = Literal["owner", "member"]
+
+
+class TeamMember(Base):
+    """An account in a team, with its role: an owner manages the team (members, roles, retiring
+    its bots); every member submits its bots' versions and sees what their owner would."""
+
+    __tablename__ = "team_members"
+    __table_args__ = (UniqueConstraint("team_id", "user_id", name="uq_team_member"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)  # an account's teams: every request
+    role: Mapped[str] = mapped_column(String(16))  # a TeamRole
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 SubmissionStatus = Literal["queued", "building", "checking", "entered", "refused"]
 
 
@@ -256,6 +288,9 @@ class Submission(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # the team it is for (None: its author's own): the bot is registered as the team's, and the
+    # team's members see the submission as its author does
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id"), nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # a SubmissionStatus
     leagues: Mapped[list[Any]] = mapped_column(default=list)  # league names to enter
     retire_previous: Mapped[bool] = mapped_column(Boolean, default=True)

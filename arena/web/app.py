@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import access
 from ..league import LeagueError, NotAllowed
 from ..store import Store
-from . import bots, games, leagues, signin, submissions
+from . import bots, games, leagues, signin, submissions, teams
 from .answers import API, is_api, render
 from .auth import NotSignedIn
 from .settings import WebSettings
@@ -117,7 +117,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, leagues, bots, games, submissions):
+    for module in (signin, leagues, bots, games, submissions, teams):
         app.include_router(module.router)
     return app
 

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 
 from .. import access
 from ..accounts import Account
@@ -37,7 +37,7 @@ from ..schemas.bots import (
     Retired,
     VersionOut,
 )
-from ..store import Bot, Entry, League, User
+from ..store import Bot, Entry, League, Team, User
 from .answers import API, render
 from .auth import SignedIn, Viewer
 from .charts import rating_chart
@@ -114,9 +114,10 @@ def _details_cache(request: Request) -> DetailsCache:
 
 
 # built once: building a statement costs more than running these
-_BOT = (select(Bot.id, Bot.name, Bot.version, Bot.author, Bot.language, Bot.owner_id, Bot.created_at, Bot.retired_at,
-               Bot.games, User.name.label("owner"))
-        .outerjoin(User, User.id == Bot.owner_id).where(Bot.id == bindparam("bot")))
+_BOT = (select(Bot.id, Bot.name, Bot.version, Bot.author, Bot.language, Bot.owner_id, Bot.team_id, Bot.created_at,
+               Bot.retired_at, Bot.games, func.coalesce(Team.name, User.name).label("owner"), Team.name.label("team"))
+        .outerjoin(User, User.id == Bot.owner_id).outerjoin(Team, Team.id == Bot.team_id)
+        .where(Bot.id == bindparam("bot")))
 _VERSIONS = (select(Bot.id, Bot.version, Bot.created_at, Bot.retired_at)
              .where(Bot.name == bindparam("name"), Bot.id != bindparam("bot")).order_by(Bot.id.desc()))
 _LEAGUES = (select(League.name, League.game).join(Entry, Entry.league_id == League.id)
@@ -147,7 +148,7 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
     if league is None and ranked:
         league = max(ranked, key=lambda s: s.games).league  # the first by name among equals
     out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.owner,
-                 declared_author=bot.author[:AUTHOR_CHARS], language=bot.language, owner=bot.owner,
+                 declared_author=bot.author[:AUTHOR_CHARS], language=bot.language, owner=bot.owner, team=bot.team,
                  created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
                  versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
                  recent_matches=[], failures=[])
