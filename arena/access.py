@@ -18,6 +18,11 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   command line (no owner) is the operator's, so an admin's. A new name is anyone's who is
   signed in. A submission (its log, its report) is its author's alone.
 - Only an admin creates and runs leagues.
+- Only an admin moderates: disqualifies any author's bot (and undoes it), disables an account
+  (and enables it), reads the audit log. A bot name with a disqualified version takes no new
+  version, from anyone, until an admin undoes the disqualification (else a new version would
+  undo it). A bot plays new matches only if it is neither retired nor disqualified
+  (``Bot.plays``, an SQL clause too: the predicate every matchmaker asks).
 
 The command line on the league's machine is the operator, who holds the store: it registers
 bots with no owner, and what it shows to be published (``arena watch``, ``arena bundle``,
@@ -102,3 +107,18 @@ def may_see_submission(asker: Account | None, submission: Submitted) -> bool:
 def may_manage_leagues(asker: Account | None) -> bool:
     """Create a league, run it from the server, see its runs."""
     return asker is not None and asker.is_admin
+
+
+def may_moderate(asker: Account | None) -> bool:
+    """Disqualify a bot or undo it, disable or enable an account, read the audit log."""
+    return asker is not None and asker.is_admin
+
+
+def may_see_disqualification(asker: Account | None, bot: Owned) -> bool:
+    """The admin's reason for disqualifying ``bot`` (that it is disqualified is public)."""
+    return may_moderate(asker) or _owns(asker, bot)
+
+
+def may_enter_name(disqualified: Iterable[bool]) -> bool:
+    """A new version of a bot name whose versions are disqualified or not (``disqualified``)."""
+    return not any(disqualified)

@@ -106,6 +106,12 @@ def check_may_submit(store: Store, account: Account, name: str) -> None:
     its own; a command-line bot's, the operator's, only an admin's)."""
     with store() as session:
         versions = session.execute(select(Bot.owner_id).where(Bot.name == name).distinct()).all()
+        disqualified = session.scalars(select(Bot.version).where(Bot.name == name,
+                                                                 Bot.disqualified_at.is_not(None))).all()
+    if not access.may_enter_name(bool(v) for v in disqualified):
+        which = printable(", ".join(disqualified), 200)
+        raise NotAllowed(f"the bot name {name!r} has a disqualified version ({which}): "
+                         "no new version of it is entered until an admin undoes that")
     if not access.may_submit(account, versions):
         refused = [v for v in versions if not access.may_submit(account, [v])]
         operators = any(v.owner_id is None for v in refused)

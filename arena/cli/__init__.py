@@ -26,6 +26,7 @@ COMMANDS = {
     "demo": "demo:demo",
     "serve": "serve:serve",
     "user": "user:user",
+    "audit": "audit:audit",
     "ladder": "ladder:ladder",
     "bundle": "bundle:bundle",
     "compare": "compare:compare",

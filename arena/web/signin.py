@@ -18,7 +18,15 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ..accounts import Account, check_password, close_session, device_cookie, known_device, open_session
+from ..accounts import (
+    Account,
+    AccountDisabled,
+    check_password,
+    close_session,
+    device_cookie,
+    known_device,
+    open_session,
+)
 from ..schemas.accounts import AccountOut
 from .answers import API, render
 from .auth import COOKIE, DEVICE_COOKIE, LOGIN_COOKIE, SignedIn, check_origin, client_address
@@ -92,6 +100,8 @@ async def login(request: Request, name: Annotated[str, Form()] = "", password: A
                                "login-busy", 503, {"Retry-After": "1"})
     try:
         account = await guard.gate.run(check_password, store, name, password)
+    except AccountDisabled as exc:  # the right password: say so, and count no failure
+        return _login_page(request, next, f"{exc}.", "login-disabled", 403)
     finally:
         guard.gate.leave()
     if account is None:

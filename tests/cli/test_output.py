@@ -62,6 +62,10 @@ NOT_LISTINGS = {
     "user add": "makes an account; prints its token and password once",
     "user token": "issues or revokes tokens",
     "user password": "sets a password",
+    "user disable": "disables an account",
+    "user enable": "enables an account",
+    "bot retire": "retires or disqualifies a bot",
+    "bot requalify": "undoes a disqualification",
     "bundle match": "writes a bundle folder",
     "bundle run": "plays a bundle's match again and compares it",
     "completion": "prints a shell's completion script",
@@ -71,7 +75,7 @@ NOT_LISTINGS = {
 STORE_LISTINGS = {"league list": ["league", "list"], "bot list": ["bot", "list"], "user list": ["user", "list"],
                   "leaderboard": ["leaderboard", "wide"], "show match": ["show", "match", "1"],
                   "show game": ["show", "game", "1"],
-                  "league status": ["league", "status", "wide"]}
+                  "league status": ["league", "status", "wide"], "audit": ["audit"]}
 
 
 def commands(group: click.Group = arena, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
