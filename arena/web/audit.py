@@ -3,7 +3,7 @@
 can forget it; and the context (``web``/``api``, the client's address) that a domain action's own
 entry (``audit.record``) takes from the request it runs in.
 
-What an entry holds is read from the ASGI scope once the answer is sent: the account that
+What an entry holds is read from the ASGI scope once the answer's status is known: the account that
 ``auth.identify`` found (``request.state.account``), the route the router matched (its template:
 ``/api/v1/bots/{bot_id}/retire``) and its path parameters whose names say they are ids or names,
 the method, and the status. The body, the query string, headers and cookies are never read.
@@ -39,7 +39,8 @@ def target_of(path_params: dict[str, Any]) -> str:
 
 
 class AuditMiddleware:
-    """Records each state-changing request once its answer's status is known (after it is sent)."""
+    """Records each state-changing request once its answer's status is known, before the answer's
+    last byte is sent."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -57,20 +58,28 @@ class AuditMiddleware:
                 await self.app(scope, receive, send)
             return
         status: list[int] = []
+        recorded = False
 
         async def sending(message: Message) -> None:
+            nonlocal recorded
             if message["type"] == "http.response.start":
                 status.append(message["status"])
+            elif message["type"] == "http.response.body" and not message.get("more_body") and not recorded:
+                # written before the answer's end: a client that has its answer finds its entry
+                recorded = True
+                await self._record(scope, context, status[0] if status else 500)
             await send(message)
 
         try:
             with audit.acting(context):
                 await self.app(scope, receive, sending)
         except BaseException:
-            status.append(500)
-            await self._record(scope, context, status[0])
+            if not recorded:
+                recorded = True
+                await self._record(scope, context, 500)
             raise
-        await self._record(scope, context, status[0] if status else 500)
+        if not recorded:
+            await self._record(scope, context, status[0] if status else 500)
 
     async def _record(self, scope: Scope, context: audit.Context, status: int) -> None:
         state = scope.get("state") or {}
@@ -88,7 +97,7 @@ class AuditMiddleware:
         try:
             await run_in_threadpool(self._write, store, context, account.id if account else None, entry,
                                     getattr(state_of_app, "settings", None))
-        except Exception:  # the answer is sent: a failure here is the log's, not the request's
+        except Exception:  # the change is made: a failure here is the log's, not the request's
             log.exception("could not write the audit entry of %s %s", scope["method"], template)
 
     def _write(self, store: Any, context: audit.Context, actor_id: int | None, entry: dict[str, Any],

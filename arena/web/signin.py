@@ -18,6 +18,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from .. import audit
 from ..accounts import (
     Account,
     AccountDisabled,
@@ -124,6 +125,8 @@ async def login(request: Request, name: Annotated[str, Form()] = "", password: A
 def _open_session(store, account: Account, old: str | None) -> tuple[str, str | None]:
     if old:
         close_session(store, old)  # the browser's earlier session, if any, ends here
+    with store() as session, session.begin():  # the request's own entry has no account yet: this one names it
+        audit.record(session, account.id, "account.sign_in", f"user {account.name}")
     return open_session(store, account)[0], device_cookie(store, account.name)
 
 
