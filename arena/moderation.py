@@ -123,13 +123,12 @@ def disable_user(store: Store, name: str, by: Account | None) -> User:
     with store() as session, session.begin():
         user = _user(session, name)
         if user.disabled_at is None:
-            if user.is_admin:
-                # locked: two admins disabling each other at once cannot both pass this
-                admins = session.scalars(select(User.id).where(User.is_admin.is_(True), User.disabled_at.is_(None))
-                                         .with_for_update()).all()
-                if set(admins) <= {user.id}:
-                    raise ModerationError(f"{name} is the last enabled admin: enable or add another admin first "
-                                          "(`arena user add NAME --admin`)")
+            # locked: two admins disabling each other at once cannot both pass this
+            others = session.scalars(select(User.id).where(User.is_admin.is_(True), User.disabled_at.is_(None),
+                                                           User.id != user.id).with_for_update()).all()
+            if not access.may_disable(user, len(others)):
+                raise ModerationError(f"{name} is the last enabled admin: enable or add another admin first "
+                                      "(`arena user add NAME --admin`)")
             user.disabled_at = now()
             session.execute(delete(WebSession).where(WebSession.user_id == user.id))
             audit.record(session, actor, "user.disable", f"user {user.name}")

@@ -18,11 +18,12 @@ from arena.accounts import Account
 ROOT = Path(__file__).resolve().parents[1]
 
 ALICE, BOB, CAROL = 1, 2, 4
+ROOT_ADMIN, ALICE_ACCOUNT = Account(3, "root", is_admin=True), Account(ALICE, "alice", is_admin=False)
 ASKERS: dict[str, Account | None] = {
     "anonymous": None,
     "stranger": Account(BOB, "bob", is_admin=False),
-    "owner": Account(ALICE, "alice", is_admin=False),  # of ALICES_BOT, its submission, its seat
-    "admin": Account(3, "root", is_admin=True),
+    "owner": ALICE_ACCOUNT,  # of ALICES_BOT, its submission, its seat
+    "admin": ROOT_ADMIN,
 }
 
 
@@ -65,6 +66,21 @@ RULES: list[tuple[str, Ask, tuple[bool, bool, bool, bool]]] = [
      (False, False, False, False)),
     ("see a submission", lambda a: access.may_see_submission(a, Submission(ALICE)), (False, False, True, False)),
     ("create and run leagues", access.may_manage_leagues, (False, False, False, True)),
+    ("moderate: disqualify, disable, read the audit log", access.may_moderate, (False, False, False, True)),
+    ("see why an author's bot was disqualified", lambda a: access.may_see_disqualification(a, ALICES_BOT),
+     (False, False, True, True)),
+    ("see why the operator's bot was disqualified", lambda a: access.may_see_disqualification(a, OPERATORS_BOT),
+     (False, False, False, True)),
+    # whoever asks (an admin, the owner): a name with a disqualified version takes no new version
+    ("enter a new version of a name with a disqualified version", lambda a: access.may_enter_name([False, True]),
+     (False, False, False, False)),
+    ("enter a new version of a name with none disqualified", lambda a: access.may_enter_name([False]),
+     (True, True, True, True)),
+    # whoever moderates: never the last enabled admin
+    ("disable the last enabled admin", lambda a: access.may_disable(ROOT_ADMIN, 0), (False,) * 4),
+    ("disable an admin while another is enabled", lambda a: access.may_disable(ROOT_ADMIN, 1),
+     (True,) * 4),
+    ("disable an author", lambda a: access.may_disable(ALICE_ACCOUNT, 0), (True,) * 4),
 ]
 
 

@@ -193,7 +193,7 @@ def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None =
     return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
                                         and access.may_retire(account, bot),
-                                        "may_moderate": access.may_moderate(account)})
+                                        "moderating": access.may_moderate(account)})
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)

@@ -27,7 +27,7 @@ from arena.web.auth import COOKIE
 
 from ..docker_fixtures import docker_client, sample_images  # noqa: F401 - fixtures
 from ..league.helpers import league_of_samples
-from .conftest import PASSWORD, Site, add_users, app_routes, csrf_of, live_server, log_in
+from .conftest import PASSWORD, Site, add_users, app_routes, bot_archive, csrf_of, live_server, log_in
 
 
 def entries(store: Store) -> list[AuditEntry]:
@@ -126,7 +126,7 @@ def test_every_state_changing_route_is_recorded(empty_site: Site):
     """Each POST/PUT/PATCH/DELETE route of the app (every router's, those added later too) leaves
     an http entry with its template, whatever it answers, without the route calling anything."""
     site = empty_site
-    routes = [(path, method) for path, route in app_routes(site.app) for method in sorted(route.methods)
+    routes = [(path, method) for path, route in app_routes(site.app) for method in sorted(route.methods or ())
               if method in {"POST", "PUT", "PATCH", "DELETE"} and path not in ("/login", "/logout")]
     assert len(routes) >= 8
     with site.client("alice") as alice:
@@ -239,7 +239,7 @@ def test_a_disqualified_bot_plays_no_new_match_and_is_marked(league: Site):
     assert summary.matches_run == 1 and played_by(site.store, bot) == 0
     # marked: on the leaderboard (JSON and page) and on its page; the reason to its owner and admins only
     with site.client() as anyone, site.client("alice") as alice, site.client("bob") as bob:
-        row = next(r for r in anyone.get("/api/v1/leagues/mod").json()["rows"] if r["bot_id"] == bot)
+        row = next(r for r in anyone.get("/api/v1/leagues/mod/leaderboard").json()["rows"] if r["bot_id"] == bot)
         assert row["disqualified"] and row["retired"]
         assert "disqualified" in anyone.get("/leagues/mod").text
         assert anyone.get(f"/api/v1/bots/{bot}").json()["disqualified_reason"] is None
@@ -248,8 +248,10 @@ def test_a_disqualified_bot_plays_no_new_match_and_is_marked(league: Site):
         page = alice.get(f"/bots/{bot}").text
         assert 'id="bot-disqualified"' in page and "&lt;script&gt;" in page and "<script>alert" not in page
         assert reason not in anyone.get(f"/bots/{bot}").text
-        # its owner can neither retire it back into play nor undo it
+        # its owner can neither undo it nor submit a new version of the name
         assert alice.post(f"/api/v1/bots/{bot}/requalify").status_code == 403
+        refused = alice.post("/api/v1/submissions", files={"archive": ("bot.tar.gz", bot_archive("random", "9"))})
+        assert refused.status_code == 403 and "has a disqualified version" in refused.json()["detail"], refused.text
     # undone by an admin; then disqualified while a run is under way: of its matches scheduled, the
     # one started plays on, none of those not started yet is played
     with site.client("admin") as admin:
@@ -267,3 +269,6 @@ def test_a_disqualified_bot_plays_no_new_match_and_is_marked(league: Site):
         log = admin.get("/api/v1/admin/audit", params={"action": "bot"}).json()["entries"]
     assert [e["action"] for e in log] == ["bot.disqualify", "bot.requalify", "bot.disqualify"]
     assert log[-1]["detail"]["reason"] == reason and log[-1]["actor"] == "admin"
+    with site.browser("admin", form=False) as admin:  # the audit page shows the reason escaped
+        page = admin.get("/admin/audit", params={"action": "bot"}).text
+        assert "reason: &lt;script&gt;" in page and "<script>alert" not in page
