@@ -235,6 +235,7 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
         user = session.get(User, row.user_id)
         assert user is not None
         account = Account(user.id, user.name, user.is_admin)
+        disabled = user.disabled_at is not None
         folder, leagues, retire_previous = Path(row.folder), list(row.leagues), row.retire_previous
         label = (row.bot_name, row.bot_version)
     progress = _Progress(store, submission_id)
@@ -253,6 +254,8 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                         raise SubmissionRefused("the uploaded folder is gone from the server: submit the bot again")
                     config = load_bot_config(folder)
                     progress.update(bot_name=config.name, bot_version=config.version)
+                if disabled:  # its queued submissions are not built: the account may not act any more
+                    raise SubmissionRefused(f"the account {account.name} was disabled by an admin")
                 check_may_submit(store, account, config.name)
                 check_leagues(store, config, leagues)
                 check_new_version(store, config.name, config.version)
