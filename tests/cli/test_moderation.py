@@ -36,9 +36,13 @@ def test_the_operator_retires_disqualifies_and_disables_on_the_record(tmp_path):
     assert bots["1"].retired_at and not bots["1"].disqualified_at
     assert bots["2"].disqualified_at and bots["2"].retired_at == bots["2"].disqualified_at
     assert bots["2"].disqualified_reason == "shared hands" and not bots["2"].plays
+    with store() as session:  # the same predicate in SQL, for whoever picks bots for a match (scrimmages too)
+        assert session.scalars(select(Bot.version).where(Bot.plays)).all() == []
     assert "control characters" in run(url, "bot", "retire", "b@2", "--disqualify", "--reason", "a\x1b[2J", code=1)
     assert "--reason goes with --disqualify" in run(url, "bot", "retire", "b@2", "--reason", "x", code=2)
     assert "it plays again" in run(url, "bot", "requalify", "b@2")
+    with store() as session:
+        assert session.scalars(select(Bot.version).where(Bot.plays)).all() == ["2"]
     assert "is not disqualified" in run(url, "bot", "requalify", "b@2", code=1)
     assert "no registered bot" in run(url, "bot", "retire", "nope", code=1)
     # accounts: the last enabled admin stays
