@@ -27,6 +27,12 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
 - A team: anyone signed in creates one (and is its first owner). Its owners add and remove
   members and change roles; a member may leave; its members, and admins, see who its members are.
 - Only an admin creates and runs leagues.
+- Only an admin moderates: disqualifies any author's bot (and undoes it), disables an account
+  (and enables it), reads the audit log. The last enabled admin cannot be disabled. A bot name
+  with a disqualified version takes no new version, from anyone, until an admin undoes the
+  disqualification (else a new version would undo it). A bot plays new matches only if it is
+  neither retired nor disqualified (``Bot.plays``, an SQL clause too: the predicate every
+  matchmaker asks).
 
 The command line on the league's machine is the operator, who holds the store: it registers
 bots with no owner, and what it shows to be published (``arena watch``, ``arena bundle``,
@@ -162,3 +168,31 @@ def may_see_members(asker: Account | None, team: int) -> bool:
 def may_manage_leagues(asker: Account | None) -> bool:
     """Create a league, run it from the server, see its runs."""
     return asker is not None and asker.is_admin
+
+
+def may_moderate(asker: Account | None) -> bool:
+    """Disqualify a bot or undo it, disable or enable an account, read the audit log."""
+    return asker is not None and asker.is_admin
+
+
+class Role(Protocol):
+    """An account, as the moderation rules see it (a store row will do)."""
+
+    @property
+    def is_admin(self) -> bool: ...
+
+
+def may_disable(account: Role, other_admins: int) -> bool:
+    """Whether ``account`` may be disabled (by whoever may moderate), when ``other_admins`` admins
+    besides it are enabled: never the last enabled admin, who alone could enable anyone again."""
+    return not account.is_admin or other_admins > 0
+
+
+def may_see_disqualification(asker: Account | None, bot: Owned) -> bool:
+    """The admin's reason for disqualifying ``bot`` (that it is disqualified is public)."""
+    return may_moderate(asker) or _holds(asker, bot)
+
+
+def may_enter_name(disqualified: Iterable[bool]) -> bool:
+    """A new version of a bot name whose versions are disqualified or not (``disqualified``)."""
+    return not any(disqualified)

@@ -34,6 +34,20 @@ class AccountError(Exception):
     """Something the accounts refuse; the message says what to do."""
 
 
+class AccountDisabled(AccountError):
+    """The account was disabled by an admin (``arena/moderation.py``): its tokens and sessions are
+    refused, and it cannot sign in. Raised only once the token, cookie or password was right."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the account {name} is disabled by an admin: ask an admin to enable it again")
+        self.name = name
+
+
+def _enabled(user: User) -> None:
+    if user.disabled_at is not None:
+        raise AccountDisabled(user.name)
+
+
 @dataclass(frozen=True)
 class Account:
     """Who is asking: what a request knows of its user."""
@@ -123,6 +137,7 @@ def check_password(store: Store, name: str, password: str) -> Account | None:
             return None
         if user is None or stored is None:
             return None
+        _enabled(user)
         if _hasher.check_needs_rehash(stored):
             user.password_hash = _hasher.hash(password)
             session.commit()
@@ -143,6 +158,7 @@ def account_for_token(store: Store, token: str) -> Account | None:
         row = session.scalar(select(ApiToken).where(ApiToken.digest == digest(token)))
         if row is None:
             return None
+        _enabled(row.user)  # asked on every request: a disabled account's token fails at once
         return account_of(session, row.user)
 
 
@@ -165,6 +181,7 @@ def account_for_session(store: Store, cookie: str) -> Account | None:
         expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
         if expires < datetime.now(UTC):
             return None
+        _enabled(row.user)
         return account_of(session, row.user, row.csrf)
 
 

@@ -21,15 +21,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ALICE, BOB, CAROL, DAVE, ERIN, FRANK = 1, 2, 4, 5, 6, 7
 TEAM, OTHER_TEAM = 20, 21  # DAVE owns TEAM and is a member of OTHER_TEAM; ERIN is a member of TEAM
+ROOT_ADMIN, ALICE_ACCOUNT = Account(3, "root", is_admin=True), Account(ALICE, "alice", is_admin=False)
 ASKERS: dict[str, Account | None] = {
     "public": None,
     "stranger": Account(BOB, "bob", is_admin=False),
-    "owner": Account(ALICE, "alice", is_admin=False),  # of ALICES_BOT, its submission, its seat
+    "owner": ALICE_ACCOUNT,  # of ALICES_BOT, its submission, its seat
     "team owner": Account(DAVE, "dave", is_admin=False, teams=frozenset({TEAM, OTHER_TEAM}),
                           owned_teams=frozenset({TEAM})),
     "team member": Account(ERIN, "erin", is_admin=False, teams=frozenset({TEAM})),
     "former member": Account(FRANK, "frank", is_admin=False),  # submitted TEAMS_BOT, then left TEAM
-    "admin": Account(3, "root", is_admin=True),
+    "admin": ROOT_ADMIN,
 }
 
 
@@ -96,6 +97,21 @@ RULES: list[tuple[str, Ask, Answers]] = [
     ("remove a former member", lambda a: access.may_remove_member(a, TEAM, FRANK), (F, F, F, T, F, F, F)),
     ("see a team's members", lambda a: access.may_see_members(a, TEAM), (F, F, F, T, T, F, T)),
     ("create and run leagues", access.may_manage_leagues, (F, F, F, F, F, F, T)),
+    ("moderate: disqualify, disable, read the audit log", access.may_moderate, (F, F, F, F, F, F, T)),
+    ("see why an author's bot was disqualified", lambda a: access.may_see_disqualification(a, ALICES_BOT),
+     (F, F, T, F, F, F, T)),
+    ("see why a team's bot was disqualified", lambda a: access.may_see_disqualification(a, TEAMS_BOT),
+     (F, F, F, T, T, F, T)),
+    ("see why the operator's bot was disqualified", lambda a: access.may_see_disqualification(a, OPERATORS_BOT),
+     (F, F, F, F, F, F, T)),
+    # whoever asks (an admin, the owner): a name with a disqualified version takes no new version
+    ("enter a new version of a name with a disqualified version", lambda a: access.may_enter_name([False, True]),
+     (F,) * 7),
+    ("enter a new version of a name with none disqualified", lambda a: access.may_enter_name([False]), (T,) * 7),
+    # whoever moderates: never the last enabled admin
+    ("disable the last enabled admin", lambda a: access.may_disable(ROOT_ADMIN, 0), (F,) * 7),
+    ("disable an admin while another is enabled", lambda a: access.may_disable(ROOT_ADMIN, 1), (T,) * 7),
+    ("disable an author", lambda a: access.may_disable(ALICE_ACCOUNT, 0), (T,) * 7),
 ]
 
 

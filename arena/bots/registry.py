@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select, update
 
-from .. import access
+from .. import access, audit
 from ..league import LeagueError, NotAllowed, get_league
 from ..store import Bot, Entry, ImageArchive, League, Store, Team, User
 from ..store.models import now
@@ -82,21 +82,23 @@ def register_bot(store: Store, *, name: str, version: str, image: str, image_dig
     return bot
 
 
-def retire_bot(store: Store, bot_id: int, account: Account | None) -> Bot:
+def retire_bot(store: Store, bot_id: int, account: Account | None, operator: bool = False) -> Bot:
     """Retires bot ``bot_id`` for ``account``, who must be allowed to
     (:func:`arena.access.may_retire`: its owner; for a team's, an owner of the team; for a bot of
-    the command line, an admin), else
-    :class:`NotAllowed`. A retired bot keeps its games and ratings and plays no new match.
-    Retiring a retired bot changes nothing. Returns the bot."""
+    the command line, an admin), else :class:`NotAllowed`; the ``operator`` (the command line,
+    holding the store) may retire any. A retired bot keeps its games and ratings and plays no new
+    match. Retiring a retired bot changes nothing. Returns the bot."""
     with store() as session, session.begin():
         bot = session.get(Bot, bot_id)
         if bot is None:
             raise LeagueError(f"no bot with id {bot_id}")
-        if not access.may_retire(account, bot):
+        if not operator and not access.may_retire(account, bot):
             raise NotAllowed(f"only an owner of its team may retire {bot.label}" if bot.team_id is not None
                              else f"only the owner of {bot.label} may retire it")
         if bot.retired_at is None:
             bot.retired_at = now()
+            audit.record(session, account.id if account is not None else None, "bot.retire",
+                         f"bot {bot.id} ({bot.label})")
     return bot
 
 

@@ -110,6 +110,12 @@ def check_may_submit(store: Store, account: Account, name: str, team: int | None
         team_name = session.scalar(select(Team.name).where(Team.id == team)) if team is not None else None
         holders = {v.team_id for v in versions if v.team_id is not None}
         holder = session.scalar(select(Team.name).where(Team.id == min(holders))) if holders else None
+        disqualified = session.scalars(select(Bot.version).where(Bot.name == name,
+                                                                 Bot.disqualified_at.is_not(None))).all()
+    if not access.may_enter_name(bool(v) for v in disqualified):
+        which = printable(", ".join(disqualified), 200)
+        raise NotAllowed(f"the bot name {name!r} has a disqualified version ({which}): "
+                         "no new version of it is entered until an admin undoes that")
     if access.may_submit(account, versions, team):
         return
     if holder is not None and (team not in holders or team not in account.teams):
@@ -239,6 +245,9 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
         row = session.get(Submission, submission_id)
         if row is None:
             raise LeagueError(f"no submission {submission_id}")
+        user = session.get(User, row.user_id)
+        assert user is not None
+        disabled = user.disabled_at is not None
         folder, leagues, retire_previous = Path(row.folder), list(row.leagues), row.retire_previous
         team = row.team_id
         label = (row.bot_name, row.bot_version)
@@ -259,6 +268,8 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                         raise SubmissionRefused("the uploaded folder is gone from the server: submit the bot again")
                     config = load_bot_config(folder)
                     progress.update(bot_name=config.name, bot_version=config.version)
+                if disabled:  # its queued submissions are not built: the account may not act any more
+                    raise SubmissionRefused(f"the account {account.name} was disabled by an admin")
                 check_may_submit(store, account, config.name, team)
                 check_leagues(store, config, leagues)
                 check_new_version(store, config.name, config.version)

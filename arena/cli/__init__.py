@@ -27,6 +27,7 @@ COMMANDS = {
     "serve": "serve:serve",
     "user": "user:user",
     "team": "team:team",
+    "audit": "audit:audit",
     "ladder": "ladder:ladder",
     "bundle": "bundle:bundle",
     "compare": "compare:compare",

@@ -233,3 +233,48 @@ def submission_errors() -> Iterator[None]:
 from .bot_new import new  # noqa: E402  (its own module: the starters; a command of this group)
 
 bot.add_command(new)
+
+
+@bot.command("retire")
+@click.argument("label", metavar="NAME[@VERSION]")
+@click.option("--disqualify", is_flag=True,
+              help="Disqualify it instead (any author's): its owner cannot undo it nor submit new versions of the "
+                   "name; leaderboards mark it. Undo with `arena bot requalify`.")
+@click.option("--reason", default="", metavar="TEXT", help="Why it is disqualified (its owner and admins see it).")
+@with_store(create=False)
+@user_errors
+def retire(label: str, disqualify: bool, reason: str, store) -> None:
+    """Retire bot NAME@VERSION (NAME alone: its newest version): it plays no new match; its games
+    and ratings stay. The operator's twin of the bot page's button, for any author's bot; with
+    --disqualify, an admin's disqualification (recorded in the audit log as the operator's)."""
+    from ..bots.registry import find_bot, retire_bot
+    from ..moderation import disqualify_bot
+
+    if reason and not disqualify:
+        raise click.UsageError("--reason goes with --disqualify")
+    with store() as session:
+        found = find_bot(session, label)
+        bot_id, shown = found.id, printable(found.label)
+    if disqualify:
+        disqualify_bot(store, bot_id, reason, None)
+        click.echo(f"{shown} disqualified: it plays no new match, and its name takes no new version")
+    else:
+        retire_bot(store, bot_id, None, operator=True)
+        click.echo(f"{shown} retired: it plays no new match")
+
+
+@bot.command("requalify")
+@click.argument("label", metavar="NAME[@VERSION]")
+@with_store(create=False)
+@user_errors
+def requalify(label: str, store) -> None:
+    """Undo the disqualification of bot NAME@VERSION (NAME alone: its newest version): it plays
+    again, unless it was retired before it was disqualified."""
+    from ..bots.registry import find_bot
+    from ..moderation import requalify_bot
+
+    with store() as session:
+        bot_id = find_bot(session, label).id
+    state = requalify_bot(store, bot_id, None)
+    click.echo(f"{printable(state.name)}@{printable(state.version)} requalified"
+               + (": it is still retired (it was before)" if state.retired_at else ": it plays again"))

@@ -125,7 +125,8 @@ def leaderboard(store: Store, name: str, top: int = TOP_K) -> list[dict[str, Any
     shown rank alone (in over 90% of the draws the bot takes exactly that rank).
 
     ``new`` marks the newest version of a bot name that has older versions in the league, for
-    :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match).
+    :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match),
+    ``disqualified`` one an admin disqualified (retired too).
     Games, wins, average score and failure rate count every stored game; mu and sigma are of the
     last :func:`rebuild_ratings`."""
     return standings(store, name).rows_for(top)
@@ -135,7 +136,7 @@ def _fingerprint(connection: Any, name: str) -> str:
     """A string that changes whenever league ``name``'s leaderboard may: matches are only added
     (their count and highest id), ratings replaced by each rebuild (their count, and the sums of
     their games, mu and sigma: a rebuild after new games changes the games and every sigma),
-    entrants only added, bots only retired; and "new" marks expire by the hour. One query."""
+    entrants only added, bots retired or disqualified; and "new" marks expire by the hour. One query."""
     row = connection.execute(_FINGERPRINT, {"name": name}).one_or_none()
     if row is None:
         with Session(connection) as session:
@@ -160,6 +161,8 @@ _FINGERPRINT = select(
     _of(Rating, func.sum(Rating.sigma), Rating.league_id == League.id),
     _of(Entry, func.count(), Entry.league_id == League.id),
     _of(Entry, func.count(), (Entry.league_id == League.id) & Bot.retired_at.is_not(None), Bot, Bot.id == Entry.bot_id),
+    _of(Entry, func.count(), (Entry.league_id == League.id) & Bot.disqualified_at.is_not(None), Bot,
+        Bot.id == Entry.bot_id),
 ).where(League.name == bindparam("name"))
 
 
@@ -197,6 +200,7 @@ def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]
             "average_score": round(t.score / t.games, 1) if t.games else 0.0,
             "failure_rate": round(t.failed / t.games, 3) if t.games else 0.0,
             "new": bot.id in newest, "retired": bot.retired_at is not None,
+            "disqualified": bot.disqualified_at is not None,
         })
     rows.sort(key=lambda r: (-r["exposure"], -r["mu"], r["bot"], r["version"]))
     odds = rank_odds(posteriors)

@@ -28,6 +28,7 @@ class UserListed(Out):
     name: AccountName
     admin: Admin
     created_at: Moment = Field(description="when it was made")
+    disabled_at: Moment | None = Field(description="when an admin disabled it; null: enabled")
 
 
 class SubmissionSummary(Out):

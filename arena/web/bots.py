@@ -115,7 +115,8 @@ def _details_cache(request: Request) -> DetailsCache:
 
 # built once: building a statement costs more than running these
 _BOT = (select(Bot.id, Bot.name, Bot.version, Bot.author, Bot.language, Bot.owner_id, Bot.team_id, Bot.created_at,
-               Bot.retired_at, Bot.games, func.coalesce(Team.name, User.name).label("owner"), Team.name.label("team"))
+               Bot.retired_at, Bot.disqualified_at, Bot.disqualified_reason, Bot.games,
+               func.coalesce(Team.name, User.name).label("owner"), Team.name.label("team"))
         .outerjoin(User, User.id == Bot.owner_id).outerjoin(Team, Team.id == Bot.team_id)
         .where(Bot.id == bindparam("bot")))
 _VERSIONS = (select(Bot.id, Bot.version, Bot.created_at, Bot.retired_at)
@@ -124,9 +125,10 @@ _LEAGUES = (select(League.name, League.game).join(Entry, Entry.league_id == Leag
             .where(Entry.bot_id == bindparam("bot")).order_by(League.name))
 
 
-def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[BotOut, Any, Markup | None]:
-    """The bot page's data, and the page's section of the details; ``league`` picks the league of
-    the details (by default the one it has played most in)."""
+def bot_page_data(request: Request, bot_id: int, league: str | None,
+                  account: Account | None = None) -> tuple[BotOut, Any, Markup | None]:
+    """The bot page's data for ``account``, and the page's section of the details; ``league`` picks
+    the league of the details (by default the one it has played most in)."""
     store = request.app.state.store
     with store.engine.connect() as connection:  # plain rows: no Session's bookkeeping on every page view
         bot = connection.execute(_BOT, {"bot": bot_id}).one_or_none()
@@ -149,7 +151,9 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
         league = max(ranked, key=lambda s: s.games).league  # the first by name among equals
     out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.owner,
                  declared_author=bot.author[:AUTHOR_CHARS], language=bot.language, owner=bot.owner, team=bot.team,
-                 created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
+                 created_at=bot.created_at, retired_at=bot.retired_at, disqualified_at=bot.disqualified_at,
+                 disqualified_reason=bot.disqualified_reason if bot.disqualified_at is not None
+                 and access.may_see_disqualification(account, bot) else None, games=list(bot.games or []),
                  versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
                  recent_matches=[], failures=[])
     html = None
@@ -161,12 +165,13 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
 
 
 @router.get(API + "/bots/{bot_id}", tags=["bots"], response_model=BotOut)
-def api_bot(request: Request, bot_id: Id, league: str | None = None) -> Response:
+def api_bot(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
     """A bot version: its details, its standing in each league it entered, and, for ``league``
     (by default the one it has played most in), its rating history, head to head against every
     opponent, recent matches and failure reasons."""
     # serialized here, once: FastAPI would dump, validate and dump again hundreds of history points
-    return Response(bot_page_data(request, bot_id, league)[0].model_dump_json(), media_type="application/json")
+    return Response(bot_page_data(request, bot_id, league, account)[0].model_dump_json(),
+                    media_type="application/json")
 
 
 @router.post(API + "/bots/{bot_id}/retire", tags=["bots"])
@@ -186,10 +191,11 @@ def _retire(request: Request, account: Account, bot_id: int) -> Bot:
 
 @router.get("/bots/{bot_id}", include_in_schema=False)
 def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
-    data, bot, details = bot_page_data(request, bot_id, league)
+    data, bot, details = bot_page_data(request, bot_id, league, account)
     return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
-                                        and access.may_retire(account, bot)})
+                                        and access.may_retire(account, bot),
+                                        "moderating": access.may_moderate(account)})
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from .. import access
+from .. import access, audit
 from ..accounts import Account
 from ..bots.build import BUILD_TIMEOUT
 from ..bots.config import BotError, load_bot_config
@@ -156,6 +156,10 @@ def _queue(app: FastAPI, account: Account, received: Received) -> Named:
                              folder=str(unpacked.folder), bot_name=config.name, bot_version=config.version)
             session.add(row)
             shown_team = session.scalar(select(Team.name).where(Team.id == team)) if team is not None else None
+            session.flush()
+            audit.record(session, account.id, "submission.create",
+                         f"submission {row.id} ({config.name}@{config.version})",
+                         {"leagues": leagues, "team": shown_team})
     except BaseException:
         shutil.rmtree(unpacked.folder, ignore_errors=True)
         room.release()
