@@ -65,6 +65,14 @@ RULES: list[tuple[str, Ask, tuple[bool, bool, bool, bool]]] = [
      (False, False, False, False)),
     ("see a submission", lambda a: access.may_see_submission(a, Submission(ALICE)), (False, False, True, False)),
     ("create and run leagues", access.may_manage_leagues, (False, False, False, True)),
+    ("make, list and revoke invite codes", access.may_manage_invites, (False, False, False, True)),
+    ("see and revoke an author's token", lambda a: access.may_manage_token(a, ALICE), (False, False, True, False)),
+    ("sign up when sign-up is open", lambda a: access.may_sign_up("open", False), (True, True, True, True)),
+    ("sign up by invite with a code", lambda a: access.may_sign_up("invite", True), (True, True, True, True)),
+    ("sign up by invite without a code", lambda a: access.may_sign_up("invite", False),
+     (False, False, False, False)),
+    ("sign up when sign-up is closed, even with a code", lambda a: access.may_sign_up("closed", True),
+     (False, False, False, False)),
 ]
 
 

@@ -25,6 +25,7 @@ from .models import (
     Game,
     ImageArchive,
     ImageChunk,
+    Invite,
     League,
     LeagueLease,
     LiveMatch,
@@ -196,6 +197,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LeagueLease",
+__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "Invite", "League", "LeagueLease",
            "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "User",
            "WebSession", "WorkerResult", "open_store", "store_url"]

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import access
 from ..league import LeagueError, NotAllowed
 from ..store import Store
-from . import bots, games, leagues, signin, submissions
+from . import accounts, bots, games, leagues, signin, submissions
 from .answers import API, is_api, render
 from .auth import NotSignedIn
 from .settings import WebSettings
@@ -63,6 +63,8 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                      undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     environment.globals["may_manage_leagues"] = access.may_manage_leagues  # the admin's forms
+    environment.globals["may_manage_invites"] = access.may_manage_invites
+    environment.globals["join"] = settings.join  # the header's "Sign up" link
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -117,7 +119,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, leagues, bots, games, submissions):
+    for module in (signin, accounts, leagues, bots, games, submissions):
         app.include_router(module.router)
     return app
 
