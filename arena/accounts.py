@@ -127,14 +127,17 @@ def check_password_strength(name: str, password: str) -> None:
 
 
 def _create(session: Session, name: str, admin: bool, password_hash: str | None,
-            invite_id: int | None = None) -> tuple[User, str]:
-    """The account and its first token, in the caller's transaction (which a refusal rolls back)."""
+            invite_id: int | None = None, with_token: bool = True) -> tuple[User, str]:
+    """The account and its first token ("" without), in the caller's transaction (which a refusal
+    rolls back)."""
     if session.scalar(select(User.name).where(func.lower(User.name) == name.lower())):
         raise _taken(name)
     token = new_token()
     user = User(name=name, is_admin=admin, password_hash=password_hash, invite_id=invite_id)
     session.add(user)
     session.flush()  # a name another transaction took meanwhile fails here (the unique index)
+    if not with_token:
+        return user, ""
     session.add(ApiToken(user_id=user.id, digest=digest(token), hint=_hint(token)))
     session.flush()
     return user, token
@@ -163,8 +166,9 @@ def hash_password(password: str) -> str:
 
 
 def sign_up(store: Store, name: str, password: str, code: str | None = None,
-            password_hash: str | None = None) -> tuple[User, str]:
-    """A new author's account from the site's sign-up; returns it and its first API token.
+            password_hash: str | None = None, with_token: bool = True) -> tuple[User, str]:
+    """A new author's account from the site's sign-up; returns it and its first API token ("" if
+    not ``with_token``: the page makes none, it would have to show it).
     Whether the asker may sign up at all (the server's ``--join``) is ``arena/access.py``'s to
     say, before. With ``code`` (sign-up by invite), it must be an invite code with a use left,
     not expired nor revoked; its use is taken in the same transaction as the account is made (a
@@ -181,7 +185,7 @@ def sign_up(store: Store, name: str, password: str, code: str | None = None,
     try:
         with store() as session, session.begin():
             invite_id = _use_invite(session, code.strip()) if code is not None else None
-            return _create(session, name, False, password_hash, invite_id)
+            return _create(session, name, False, password_hash, invite_id, with_token)
     except IntegrityError:
         raise _taken(name) from None
 

@@ -108,8 +108,8 @@ async def wait_out(checks: list, what: str) -> None:
         await asyncio.sleep(min(wait, held()))
         if wait > HOLD:
             wait = max(longest_wait(checks), 1.0)
-            raise HTTPException(429, f"too many {what} from your address or on this account: wait {in_words(wait)}, "
-                                     "then try again", headers={"Retry-After": str(seconds(wait))})
+            raise HTTPException(429, f"too many {what}: wait {in_words(wait)}, then try again",
+                                headers={"Retry-After": str(seconds(wait))})
 
 
 # -- signing up ------------------------------------------------------------------------------------
@@ -120,25 +120,27 @@ def refused(exc: AccountError) -> HTTPException:
     return HTTPException(ERRORS.get(type(exc), 422), str(exc))
 
 
-async def _sign_up(request: Request, name: str, password: str, code: str | None) -> tuple[Account, str]:
-    """The account a sign-up makes, and its first token; HTTPException for every refusal."""
+async def _sign_up(request: Request, name: str, password: str, code: str | None,
+                   with_token: bool = True) -> tuple[Account, str]:
+    """The account a sign-up makes, and its first token (if ``with_token``; else ""); HTTPException
+    for every refusal."""
     join = request.app.state.settings.join
     code = (code or "").strip() or None
     if not access.may_sign_up(join, code is not None):
         if join == "invite":
             raise HTTPException(403, "sign-up on this server is by invite: enter the invite code an admin gave you")
         raise HTTPException(403, "sign-up is closed on this server: an admin makes accounts (arena user add)")
-    guard, address = request.app.state.guard, client_address(request)
-    await wait_out([(guard.signup, address)], "sign-ups")
     try:  # the name and the password are checked before anything costs: refusals here are not counted
         sign_up_checks(name, password)
     except AccountError as exc:
         raise refused(exc) from None
+    guard, address = request.app.state.guard, client_address(request)
+    await wait_out([(guard.signup, address)], "sign-ups from your address")
     password_hash = await gated(request, hash_password, password)
     guard.signup.failed(address)  # every sign-up that got this far counts, made or not
     try:
         user, token = await run_in_threadpool(sign_up, request.app.state.store, name, password, code,
-                                              password_hash)
+                                              password_hash, with_token)
     except AccountError as exc:
         raise refused(exc) from None
     # Hook: a new account, signed up on the site (the audit log and notifications record it here)
@@ -208,7 +210,7 @@ async def signup_form(request: Request, name: Annotated[str, Form(max_length=64)
     if password != password2:
         return _signup_page(request, "The two passwords differ: type the same one twice.", 422, name, invite)
     try:
-        account, _token = await _sign_up(request, name, password, invite)
+        account, _ = await _sign_up(request, name, password, invite, with_token=False)
     except HTTPException as exc:
         return _signup_page(request, str(exc.detail)[:1].upper() + str(exc.detail)[1:] + ".", exc.status_code,
                             name, invite, exc.headers)
@@ -232,8 +234,7 @@ def _account_page(request: Request, account: Account, message: str = "", new_tok
                   status_code: int = 200, welcome: bool = False) -> Response:
     tokens = [token_out(row) for row in tokens_of(request.app.state.store, account.id)]
     return render(request, "account.html", {"tokens": tokens, "message": message, "new_token": new_token,
-                                            "welcome": welcome, "min_chars": limits.PASSWORD_MIN_CHARS,
-                                            "may_manage_invites": access.may_manage_invites(account)},
+                                            "welcome": welcome, "min_chars": limits.PASSWORD_MIN_CHARS},
                   status_code=status_code)
 
 
@@ -286,7 +287,7 @@ def revoke_token_form(request: Request, account: SignedIn, token_id: Id) -> Resp
 async def _change_password(request: Request, account: Account, current: str, new: str) -> int:
     guard = request.app.state.guard
     checks = [(guard.address, client_address(request)), (guard.account, account.name)]
-    await wait_out(checks, "wrong passwords")
+    await wait_out(checks, "wrong passwords for this account or from your address")
     try:
         sign_up_checks(account.name, new)
     except AccountError as exc:
