@@ -186,7 +186,8 @@ COMMANDS_WITH_A_STORE = {
     "league create": ["y", "--game", "prohis", "--players", "3"], "league join": ["x", "b@1"], "league list": [],
     "league run": ["x"], "league status": ["x"],
     "ratings rebuild": ["x"], "leaderboard": ["x"], "show game": ["1"], "show match": ["1"], "demo": [], "serve": [],
-    "user add": ["eve"], "user list": [], "user password": ["eve"], "user token": ["eve"],
+    "user add": ["eve"], "user list": [], "user password": ["eve"], "user token": ["eve"], "user invite": [],
+    "user invites": [],
     "ladder create": ["z", "--game", "prohis", "--players", "3"], "ladder run": ["x"], "bundle match": ["1"],
     "compare": ["b@1", "b@2"], "worker": [], "watch": ["x/0/1,2,3"],
 }

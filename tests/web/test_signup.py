@@ -14,10 +14,12 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 from click.testing import CliRunner
+from pydantic import TypeAdapter
 from sqlalchemy import func, select, update
 
 from arena.accounts import BadInvite, make_invite, sign_up
 from arena.cli import main as arena
+from arena.schemas.docs import LISTINGS
 from arena.store import ApiToken, Invite, User, WebSession, open_store
 from arena.web.throttle import Policy, Throttles
 
@@ -280,6 +282,10 @@ def test_invite_codes_from_the_command_line(tmp_path):
         assert signup(client, "carol", invite=code).status_code == 201
         listed = CliRunner().invoke(arena, ["user", "invites", "--db", db])
         assert "1 of 2" in listed.output and "active" in listed.output and code not in listed.output
+        documents = CliRunner().invoke(arena, ["user", "invites", "--json", "--db", db]).output
+        rows = TypeAdapter(LISTINGS["user invites"].shape).validate_json(documents, strict=True)
+        assert [(row.used, row.uses, row.state) for row in rows] == [(1, 2, "active")] and code not in documents
+        TypeAdapter(LISTINGS["user invite"].shape).validate_json(made.output, strict=True)
         revoked = CliRunner().invoke(arena, ["user", "invite", "--revoke", "1", "--db", db])
         assert revoked.exit_code == 0 and "invite 1 revoked" in revoked.output
         assert "was revoked" in signup(client, "dave", invite=code).json()["detail"]
