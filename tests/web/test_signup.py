@@ -11,6 +11,7 @@ import re
 import threading
 from datetime import UTC, datetime, timedelta
 
+import click
 import httpx
 import pytest
 from click.testing import CliRunner
@@ -318,3 +319,16 @@ def test_only_an_admin_makes_lists_and_revokes_invites(tmp_path):
             assert code not in browser.get("/invites").text  # shown once
             assert browser.post("/invites/2/revoke", data={"csrf": token}).status_code == 303
             assert "revoked" in browser.get("/invites").text
+
+
+def test_serve_takes_join_and_the_settings_refuse_anything_else():
+    from arena.cli.serve import serve
+    from arena.web import WebSettings
+
+    assert WebSettings().join == "closed"  # today's behaviour, unless the operator says otherwise
+    for mode in ("open", "invite", "closed"):
+        assert serve.make_context("serve", ["--join", mode]).params["join"] == mode
+    with pytest.raises(click.BadParameter, match="'everyone' is not one of 'open', 'invite', 'closed'"):
+        serve.make_context("serve", ["--join", "everyone"])
+    with pytest.raises(ValueError, match="join is one of open, invite, closed"):
+        WebSettings(join="everyone")
