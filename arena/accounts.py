@@ -22,7 +22,7 @@ from typing import Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -130,10 +130,11 @@ def _create(session: Session, name: str, admin: bool, password_hash: str | None,
             invite_id: int | None = None, with_token: bool = True) -> tuple[User, str]:
     """The account and its first token ("" without), in the caller's transaction (which a refusal
     rolls back)."""
-    if session.scalar(select(User.name).where(func.lower(User.name) == name.lower())):
+    if session.scalar(select(User.name).where(User.name_folded == name.lower())):
         raise _taken(name)
     token = new_token()
-    user = User(name=name, is_admin=admin, password_hash=password_hash, invite_id=invite_id)
+    user = User(name=name, name_folded=name.lower(), is_admin=admin, password_hash=password_hash,
+                invite_id=invite_id)
     session.add(user)
     session.flush()  # a name another transaction took meanwhile fails here (the unique index)
     if not with_token:

@@ -23,8 +23,6 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    func,
-    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -207,17 +205,24 @@ class User(Base):
     """An account: a bot author, or an admin (who creates and runs leagues)."""
 
     __tablename__ = "users"
-    # names are unique whatever their case, in the database itself (two sign-ups racing for "Alice"
-    # and "alice" cannot both win): nobody can pass for another author by a capital letter
-    __table_args__ = (Index("uq_users_name_folded", func.lower(text("name")), unique=True),)
+    __table_args__ = (UniqueConstraint("name_folded", name="uq_users_name_folded"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    # the name in lower case, unique: names are unique whatever their case in the database itself
+    # (two sign-ups racing for "Alice" and "alice" cannot both win), so nobody can pass for another
+    # author by a capital letter. A column, not an index on lower(name): SQLite's batch migrations
+    # rebuild a table without the expression indexes they cannot reflect
+    name_folded: Mapped[str] = mapped_column(String(64), default=lambda context: _folded(context))
     password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)  # argon2id; None: no login
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     # the invite code it signed up with (None: made by an admin, or signed up while sign-up was open)
     invite_id: Mapped[int | None] = mapped_column(ForeignKey("invites.id"), nullable=True, index=True)
+
+
+def _folded(context: Any) -> str:
+    return str(context.get_current_parameters()["name"]).lower()
 
 
 class Invite(Base):

@@ -41,6 +41,8 @@ from ..accounts import (
     WeakPassword,
     WrongPassword,
     change_password,
+    check_name,
+    check_password_strength,
     hash_password,
     invite_out,
     invites,
@@ -130,6 +132,8 @@ async def _sign_up(request: Request, name: str, password: str, code: str | None,
         if join == "invite":
             raise HTTPException(403, "sign-up on this server is by invite: enter the invite code an admin gave you")
         raise HTTPException(403, "sign-up is closed on this server: an admin makes accounts (arena user add)")
+    if join != "invite":
+        code = None  # an open server takes no code: one sent along is not checked, nor used up
     try:  # the name and the password are checked before anything costs: refusals here are not counted
         sign_up_checks(name, password)
     except AccountError as exc:
@@ -148,8 +152,6 @@ async def _sign_up(request: Request, name: str, password: str, code: str | None,
 
 
 def sign_up_checks(name: str, password: str) -> None:
-    from ..accounts import check_name, check_password_strength
-
     check_name(name)
     check_password_strength(name, password)
 
@@ -289,7 +291,7 @@ async def _change_password(request: Request, account: Account, current: str, new
     checks = [(guard.address, client_address(request)), (guard.account, account.name)]
     await wait_out(checks, "wrong passwords for this account or from your address")
     try:
-        sign_up_checks(account.name, new)
+        check_password_strength(account.name, new)
     except AccountError as exc:
         raise refused(exc) from None
     try:

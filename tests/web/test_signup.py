@@ -82,6 +82,7 @@ def test_an_open_server_makes_an_account_that_works(tmp_path):
             row = session.scalar(select(User).where(User.name == "carol"))
             assert row is not None and row.password_hash and row.password_hash.startswith("$argon2id$")
             assert row.invite_id is None and GOOD not in row.password_hash
+        assert signup(client, "erin", invite="not-a-code").status_code == 201  # an open server takes no code
 
 
 @pytest.mark.parametrize("name, password, status, message", [

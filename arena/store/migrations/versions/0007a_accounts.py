@@ -3,7 +3,9 @@
 - ``invites``: the codes an admin makes for signing up (only their SHA-256 kept), with a use
   count and an expiry; ``users.invite_id``: the code an account signed up with.
 - ``api_tokens.hint``: a token's first characters, to tell an owner's tokens apart.
-- ``uq_users_name_folded``: a unique index on ``lower(name)``. A store whose accounts already
+- ``users.name_folded``: the name in lower case, unique (``uq_users_name_folded``): names are
+  unique whatever their case. A column rather than an index on ``lower(name)``, which SQLite's
+  batch migrations (a later one altering ``users``) would drop. A store whose accounts already
   differ only by case (made by ``arena user add``) is refused with their names: an admin renames
   or removes one first, since nothing here can choose which is the impostor.
 
@@ -15,6 +17,8 @@ Create Date: 2026-12-07 15:00:00
 import sqlalchemy as sa
 from alembic import op
 
+from arena.store import StoreError
+
 revision = '0007a'
 down_revision = '0006'
 branch_labels = None
@@ -25,7 +29,7 @@ def upgrade() -> None:
     clashes = op.get_bind().execute(sa.text(
         "SELECT lower(name) FROM users GROUP BY lower(name) HAVING count(*) > 1")).scalars().all()
     if clashes:
-        raise RuntimeError("accounts whose names differ only by case: " + ", ".join(sorted(clashes)[:20])
+        raise StoreError("accounts whose names differ only by case: " + ", ".join(sorted(clashes)[:20])
                            + "; rename or remove all but one of each before upgrading")
     op.create_table(
         'invites',
@@ -42,10 +46,14 @@ def upgrade() -> None:
         sa.UniqueConstraint('digest'),
     )
     with op.batch_alter_table('users') as batch_op:
+        batch_op.add_column(sa.Column('name_folded', sa.String(length=64), nullable=True))
         batch_op.add_column(sa.Column('invite_id', sa.Integer(), nullable=True))
         batch_op.create_foreign_key('fk_users_invite', 'invites', ['invite_id'], ['id'])
         batch_op.create_index('ix_users_invite_id', ['invite_id'])
-    op.create_index('uq_users_name_folded', 'users', [sa.text('lower(name)')], unique=True)
+    op.execute("UPDATE users SET name_folded = lower(name)")
+    with op.batch_alter_table('users') as batch_op:
+        batch_op.alter_column('name_folded', existing_type=sa.String(length=64), nullable=False)
+        batch_op.create_unique_constraint('uq_users_name_folded', ['name_folded'])
     with op.batch_alter_table('api_tokens') as batch_op:
         batch_op.add_column(sa.Column('hint', sa.String(length=16), nullable=False, server_default=''))
 
@@ -53,8 +61,9 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table('api_tokens') as batch_op:
         batch_op.drop_column('hint')
-    op.drop_index('uq_users_name_folded', table_name='users')
     with op.batch_alter_table('users') as batch_op:
+        batch_op.drop_constraint('uq_users_name_folded', type_='unique')
+        batch_op.drop_column('name_folded')
         batch_op.drop_index('ix_users_invite_id')
         batch_op.drop_constraint('fk_users_invite', type_='foreignkey')
         batch_op.drop_column('invite_id')
