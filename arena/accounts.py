@@ -23,7 +23,7 @@ from typing import Literal
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from referee import limits
@@ -376,9 +376,13 @@ def account_for_token(store: Store, token: str) -> Account | None:
         account = Account(row.user.id, row.user.name, row.user.is_admin)
         now = datetime.now(UTC)
         if row.last_used_at is None or _aware(row.last_used_at) < now - TOKEN_TOUCH:
-            # to the minute: a program's every request writing the store would cost every reader
-            session.execute(update(ApiToken).where(ApiToken.id == row.id).values(last_used_at=now))
-            session.commit()
+            # to the minute: a program's every request writing the store would cost every reader.
+            # Best effort: a store busy writing (SQLite's one writer) must not fail the request
+            try:
+                session.execute(update(ApiToken).where(ApiToken.id == row.id).values(last_used_at=now))
+                session.commit()
+            except SQLAlchemyError:
+                session.rollback()
         return account
 
 
