@@ -22,7 +22,7 @@ from typing import Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -71,6 +71,10 @@ class WeakPassword(AccountError):
 
 class BadInvite(AccountError):
     """The invite code is unknown, expired, used up or revoked; or none was given and one is needed."""
+
+
+class TooManyTokens(AccountError):
+    """The account holds as many API tokens as it may."""
 
 
 class WrongPassword(AccountError):
@@ -191,6 +195,18 @@ def sign_up(store: Store, name: str, password: str, code: str | None = None,
         raise _taken(name) from None
 
 
+def check_sign_up(store: Store, name: str, code: str | None) -> None:
+    """Refuses, reading only, a sign-up whose name is taken or whose code cannot sign up, before
+    its password is hashed (a tenth of a second of the cores): a stream of bad codes costs the
+    server lookups only. :func:`sign_up` decides again, in its transaction."""
+    with store() as session:
+        if session.scalar(select(User.name).where(User.name_folded == name.lower())):
+            raise _taken(name)
+        if code is not None:
+            invite = session.scalar(select(Invite).where(Invite.digest == digest(code.strip()[:256])))
+            _refuse_invite(invite, datetime.now(UTC))
+
+
 def _use_invite(session: Session, code: str) -> int:
     """Takes one use of ``code``; its id. The row is changed only if a use is left, in one
     statement: under concurrency the database decides which sign-up gets the last use."""
@@ -199,14 +215,20 @@ def _use_invite(session: Session, code: str) -> int:
     live = (Invite.digest == key, Invite.used < Invite.uses, Invite.revoked_at.is_(None), Invite.expires_at > now)
     if rows_changed(session, update(Invite).where(*live).values(used=Invite.used + 1)) == 1:
         return session.scalar(select(Invite.id).where(Invite.digest == key)) or 0
-    invite = session.scalar(select(Invite).where(Invite.digest == key))
+    _refuse_invite(session.scalar(select(Invite).where(Invite.digest == key)), now)
+    raise BadInvite("that invite code cannot be used now: ask an admin for another")  # it changed meanwhile
+
+
+def _refuse_invite(invite: Invite | None, now: datetime) -> None:
+    """Raises :class:`BadInvite` with why ``invite`` cannot sign up; returns if it can."""
     if invite is None:
         raise BadInvite("that invite code is not known here: check it, or ask the admin who gave it for another")
     if invite.revoked_at is not None:
         raise BadInvite("that invite code was revoked: ask an admin for another")
     if _aware(invite.expires_at) <= now:
         raise BadInvite("that invite code has expired: ask an admin for another")
-    raise BadInvite("that invite code is used up: ask an admin for another")
+    if invite.used >= invite.uses:
+        raise BadInvite("that invite code is used up: ask an admin for another")
 
 
 def _aware(moment: datetime) -> datetime:
@@ -319,6 +341,10 @@ def new_api_token(store: Store, user_id: int) -> tuple[ApiToken, str]:
     token = new_token()
     row = ApiToken(user_id=user_id, digest=digest(token), hint=_hint(token), created_at=datetime.now(UTC))
     with store() as session, session.begin():
+        held = session.scalar(select(func.count(ApiToken.id)).where(ApiToken.user_id == user_id)) or 0
+        if held >= limits.TOKENS_PER_ACCOUNT:
+            raise TooManyTokens(f"an account holds at most {limits.TOKENS_PER_ACCOUNT} API tokens: revoke one "
+                                "it no longer needs, then make another")
         session.add(row)
     return row, token
 

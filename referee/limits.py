@@ -92,6 +92,7 @@ INVITE_USES = 1  # sign-ups an invite code allows, unless its admin says more
 INVITE_DAYS = 7  # an invite code works this long, unless its admin says otherwise
 INVITE_MAX_USES = 10_000
 INVITE_MAX_DAYS = 365
+TOKENS_PER_ACCOUNT = 50  # API tokens an account holds at once; past it, revoke one to make another
 
 # -- Quotas of a server (the defaults of arena/web/app.py ``WebSettings``, and of `arena serve`'s
 # options; enforced by arena/web/quotas.py and the build queue, arena/web/submissions.py). An

@@ -38,11 +38,13 @@ from ..accounts import (
     AccountError,
     BadInvite,
     NameTaken,
+    TooManyTokens,
     WeakPassword,
     WrongPassword,
     change_password,
     check_name,
     check_password_strength,
+    check_sign_up,
     hash_password,
     invite_out,
     invites,
@@ -64,6 +66,7 @@ from .throttle import HOLD, held, in_words, longest_wait, seconds
 
 router = APIRouter()
 SIGNUP_COOKIE = "arena_signup"  # the sign-up page's pre-session: its value is the form's token
+NO_STORE = "no-store"  # on an answer that holds a secret shown once (pages have it already: app.py)
 T = TypeVar("T")
 
 
@@ -115,7 +118,8 @@ async def wait_out(checks: list, what: str) -> None:
 
 
 # -- signing up ------------------------------------------------------------------------------------
-ERRORS: dict[type[AccountError], int] = {NameTaken: 409, BadInvite: 403, WeakPassword: 422, WrongPassword: 403}
+ERRORS: dict[type[AccountError], int] = {NameTaken: 409, BadInvite: 403, WeakPassword: 422, WrongPassword: 403,
+                                         TooManyTokens: 409}
 
 
 def refused(exc: AccountError) -> HTTPException:
@@ -140,9 +144,10 @@ async def _sign_up(request: Request, name: str, password: str, code: str | None,
         raise refused(exc) from None
     guard, address = request.app.state.guard, client_address(request)
     await wait_out([(guard.signup, address)], "sign-ups from your address")
-    password_hash = await gated(request, hash_password, password)
     guard.signup.failed(address)  # every sign-up that got this far counts, made or not
     try:
+        await run_in_threadpool(check_sign_up, request.app.state.store, name, code)  # before the hash costs
+        password_hash = await gated(request, hash_password, password)
         user, token = await run_in_threadpool(sign_up, request.app.state.store, name, password, code,
                                               password_hash, with_token)
     except AccountError as exc:
@@ -166,13 +171,14 @@ def _check_api_origin(request: Request) -> None:
 
 
 @router.post(API + "/signup", tags=["accounts"], status_code=201)
-async def api_sign_up(request: Request, body: SignUpIn) -> SignedUp:
+async def api_sign_up(request: Request, response: Response, body: SignUpIn) -> SignedUp:
     """Makes an account, if the server's sign-up allows it (``arena serve --join``); answers its
     first API token, shown once. Throttled by client address."""
     if request.headers.get("content-type", "").partition(";")[0].strip().lower() != "application/json":
         raise HTTPException(415, "send the sign-up as JSON (Content-Type: application/json)")
     _check_api_origin(request)
     account, token = await _sign_up(request, body.name, body.password, body.invite)
+    response.headers["cache-control"] = NO_STORE
     return SignedUp(name=account.name, token=token)
 
 
@@ -252,15 +258,27 @@ def api_tokens(request: Request, account: SignedIn) -> list[TokenOut]:
 
 
 @router.post(API + "/me/tokens", tags=["accounts"], status_code=201)
-def api_new_token(request: Request, account: SignedIn) -> NewToken:
-    """A new API token for the account, shown this once."""
-    row, token = new_api_token(request.app.state.store, account.id)
+def api_new_token(request: Request, response: Response, account: SignedIn) -> NewToken:
+    """A new API token for the account, shown this once. An account holds at most 50."""
+    row, token = _new_token(request, account)
+    response.headers["cache-control"] = NO_STORE
     return NewToken(**token_out(row).model_dump(), token=token)
+
+
+def _new_token(request: Request, account: Account) -> tuple[ApiToken, str]:
+    try:
+        return new_api_token(request.app.state.store, account.id)
+    except AccountError as exc:
+        raise refused(exc) from None
 
 
 @router.post("/account/tokens", include_in_schema=False)
 def new_token_form(request: Request, account: SignedIn) -> Response:
-    _row, token = new_api_token(request.app.state.store, account.id)
+    try:
+        _row, token = _new_token(request, account)
+    except HTTPException as exc:
+        return _account_page(request, account, str(exc.detail)[:1].upper() + str(exc.detail)[1:] + ".",
+                             status_code=exc.status_code)
     return _account_page(request, account, "A new API token: copy it now, it is not shown again.", token)
 
 
@@ -359,8 +377,9 @@ def api_invites(request: Request, account: SignedIn) -> list[InviteOut]:
 
 
 @router.post(API + "/invites", tags=["accounts"], status_code=201)
-def api_new_invite(request: Request, account: SignedIn, body: InviteIn) -> NewInvite:
+def api_new_invite(request: Request, response: Response, account: SignedIn, body: InviteIn) -> NewInvite:
     """A new invite code (an admin only), shown this once."""
+    response.headers["cache-control"] = NO_STORE
     return _new_invite(request, _inviter(account), body.uses, body.days)
 
 

@@ -118,3 +118,22 @@ def test_wrong_current_passwords_are_throttled_like_sign_ins(tmp_path):
         assert waiting.status_code == 429 and "wait" in waiting.json()["detail"] and waiting.headers["retry-after"]
         with site.browser() as browser:  # and the name's sign-ins wait as well: they are the same guesses
             assert log_in(browser, "alice").status_code == 429
+
+
+def test_an_account_holds_at_most_its_share_of_tokens_and_secrets_are_not_cached(tmp_path):
+    from referee import limits
+
+    with new_site(tmp_path) as site, site.client("alice") as alice:
+        for _ in range(limits.TOKENS_PER_ACCOUNT - 1):  # alice has one already
+            made = alice.post("/api/v1/me/tokens")
+            assert made.status_code == 201 and made.headers["cache-control"] == "no-store"
+        refused = alice.post("/api/v1/me/tokens")
+        assert refused.status_code == 409 and f"at most {limits.TOKENS_PER_ACCOUNT} API tokens" in refused.json()[
+            "detail"]
+        assert len(alice.get("/api/v1/me/tokens").json()) == limits.TOKENS_PER_ACCOUNT
+        with site.browser("alice", form=False) as browser:
+            page = browser.post("/account/tokens", data={"csrf": csrf_of(browser.get("/account").text)})
+            assert page.status_code == 409 and "revoke one" in page.text and 'id="new-token"' not in page.text
+        newest = alice.get("/api/v1/me/tokens").json()[0]["id"]  # not the oldest: the one this client uses
+        assert alice.delete(f"/api/v1/me/tokens/{newest}").status_code == 200
+        assert alice.post("/api/v1/me/tokens").status_code == 201
