@@ -45,6 +45,7 @@ from ..accounts import (
     check_name,
     check_password_strength,
     check_sign_up,
+    close_session,
     hash_password,
     invite_out,
     invites,
@@ -224,6 +225,8 @@ async def signup_form(request: Request, name: Annotated[str, Form(max_length=64)
                             name, invite, exc.headers)
     # signed in at once; the first API token is not shown here (a page would have to hold it):
     # the account page makes one on request, shown once
+    if old := request.cookies.get(COOKIE):  # the browser's earlier session, if any, ends here (as on signing in)
+        await run_in_threadpool(close_session, request.app.state.store, old)
     cookie, _csrf = await run_in_threadpool(open_session, request.app.state.store, account)
     response = RedirectResponse("/account?welcome=1", status_code=303)
     response.set_cookie(COOKIE, cookie, httponly=True, samesite="lax", path="/",

@@ -252,9 +252,14 @@ def test_a_page_sign_up_with_an_invite_signs_the_browser_in(tmp_path):
         _, code = make_invite(site.store)
         prefilled = browser.get(f"/signup?invite={code}")
         assert f'value="{code}"' in prefilled.text and 'id="signup-invite"' in prefilled.text
+        assert log_in(browser, "alice").status_code == 303  # signed in as alice, the browser signs up anew
+        before = browser.cookies["arena_session"]
         reply = page_signup(browser, "carol", invite=code)
         assert reply.status_code == 303 and reply.headers["location"] == "/account?welcome=1", reply.text
         assert browser.get("/api/v1/me").json()["name"] == "carol"
+        with site.client() as other:  # alice's session in this browser ended with the sign-up
+            other.cookies.set("arena_session", before)
+            assert other.get("/api/v1/me").status_code == 401
         welcome = browser.get("/account?welcome=1")
         assert 'id="welcome"' in welcome.text and 'id="no-tokens"' in welcome.text  # the page's sign-up makes none
 
