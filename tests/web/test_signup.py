@@ -338,3 +338,17 @@ def test_serve_takes_join_and_the_settings_refuse_anything_else():
         serve.make_context("serve", ["--join", "everyone"])
     with pytest.raises(ValueError, match="join is one of open, invite, closed"):
         WebSettings(join="everyone")
+
+
+def test_the_command_line_holds_names_and_passwords_to_the_same_rules(tmp_path):
+    db = f"sqlite:///{tmp_path}/arena.db"
+    runner = CliRunner()
+    assert runner.invoke(arena, ["user", "add", "Alice", "--db", db]).exit_code == 0
+    for args, given, message in [(["user", "add", "alice"], None, "the name 'alice' is taken"),
+                                 (["user", "add", "bob", "--password-stdin"], "short-one\n", "at least 10 characters"),
+                                 (["user", "add", "bob", "--password-stdin"], "bob\n", "at least 10"),
+                                 (["user", "password", "Alice", "--stdin"], "qwertyuiop\n", "most common")]:
+        result = runner.invoke(arena, [*args, "--db", db], input=given)
+        assert result.exit_code == 1 and message in result.output, (args, result.output)
+    with open_store(db)() as session:
+        assert session.scalars(select(User.name)).all() == ["Alice"]
