@@ -33,6 +33,12 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   disqualification (else a new version would undo it). A bot plays new matches only if it is
   neither retired nor disqualified (``Bot.plays``, an SQL clause too: the predicate every
   matchmaker asks).
+- Only an admin makes, lists and revokes invite codes.
+- Who may sign up is the server's setting (``arena serve --join``): anyone (``open``), whoever
+  has an invite code (``invite``; the code itself is checked by ``arena/accounts.py``), nobody
+  (``closed``: an admin makes accounts on the command line).
+- An account's API tokens and password are its own: only it lists, makes and revokes its tokens
+  and changes its password (an admin's command line may issue and revoke any account's tokens).
 
 The command line on the league's machine is the operator, who holds the store: it registers
 bots with no owner, and what it shows to be published (``arena watch``, ``arena bundle``,
@@ -196,3 +202,16 @@ def may_see_disqualification(asker: Account | None, bot: Owned) -> bool:
 def may_enter_name(disqualified: Iterable[bool]) -> bool:
     """A new version of a bot name whose versions are disqualified or not (``disqualified``)."""
     return not any(disqualified)
+def may_sign_up(join: str, has_code: bool) -> bool:
+    """A new account from the site's sign-up, under the server's ``join`` setting."""
+    return join == "open" or (join == "invite" and has_code)
+
+
+def may_manage_invites(asker: Account | None) -> bool:
+    """Make, list and revoke invite codes."""
+    return asker is not None and asker.is_admin
+
+
+def may_manage_token(asker: Account | None, owner_id: int) -> bool:
+    """See and revoke an API token (never the token itself: its hint, dates and id)."""
+    return asker is not None and asker.id == owner_id

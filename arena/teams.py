@@ -84,7 +84,7 @@ def name_taken(session: Any, name: str) -> bool:
     """Whether ``name`` is a team's or an account's, whatever its case (sign-up asks it too)."""
     key = name.lower()
     return bool(session.scalar(select(Team.id).where(Team.name_key == key))
-                or session.scalar(select(User.id).where(func.lower(User.name) == key)))
+                or session.scalar(select(User.id).where(User.name_folded == key)))
 
 
 def _check(asker: Asker, allowed: bool, message: str) -> None:

@@ -83,6 +83,17 @@ UPLOAD_PATH_CHARS = 1024  # of a path inside the archive; and 255 bytes a name, 
 SUBMISSION_LOG_KB = 256  # of a submission's build log, and of its check report, kept on the server
 AUTHOR_CHARS = 64  # bot.toml's author: free text, shown under the bot's name (its author is its account)
 
+# -- Accounts of a server (arena/accounts.py; docs/api.md, "Signing up"). A new password is refused
+# when shorter than PASSWORD_MIN_CHARS, longer than PASSWORD_MAX_CHARS (argon2 hashes what it is
+# given: a megabyte of password is a megabyte hashed), the account's name, or a common password.
+PASSWORD_MIN_CHARS = 10
+PASSWORD_MAX_CHARS = 1024
+INVITE_USES = 1  # sign-ups an invite code allows, unless its admin says more
+INVITE_DAYS = 7  # an invite code works this long, unless its admin says otherwise
+INVITE_MAX_USES = 10_000
+INVITE_MAX_DAYS = 365
+TOKENS_PER_ACCOUNT = 50  # API tokens an account holds at once; past it, revoke one to make another
+
 # -- Quotas of a server (the defaults of arena/web/app.py ``WebSettings``, and of `arena serve`'s
 # options; enforced by arena/web/quotas.py and the build queue, arena/web/submissions.py). An
 # author over one is answered 429 (413 for an upload that could never fit), told what to do,

@@ -112,6 +112,12 @@ RULES: list[tuple[str, Ask, Answers]] = [
     ("disable the last enabled admin", lambda a: access.may_disable(ROOT_ADMIN, 0), (F,) * 7),
     ("disable an admin while another is enabled", lambda a: access.may_disable(ROOT_ADMIN, 1), (T,) * 7),
     ("disable an author", lambda a: access.may_disable(ALICE_ACCOUNT, 0), (T,) * 7),
+    ("make, list and revoke invite codes", access.may_manage_invites, (F, F, F, F, F, F, T)),
+    ("see and revoke an author's token", lambda a: access.may_manage_token(a, ALICE), (F, F, T, F, F, F, F)),
+    ("sign up when sign-up is open", lambda a: access.may_sign_up("open", False), (T,) * 7),
+    ("sign up by invite with a code", lambda a: access.may_sign_up("invite", True), (T,) * 7),
+    ("sign up by invite without a code", lambda a: access.may_sign_up("invite", False), (F,) * 7),
+    ("sign up when sign-up is closed, even with a code", lambda a: access.may_sign_up("closed", True), (F,) * 7),
 ]
 
 

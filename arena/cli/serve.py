@@ -8,7 +8,7 @@ import click
 
 from referee import limits
 
-from ..web.settings import WebSettings, origin_of
+from ..web.settings import JOIN_MODES, Join, WebSettings, origin_of
 from .options import with_store
 
 DEFAULTS = WebSettings()
@@ -27,6 +27,9 @@ def _public_url(_ctx: click.Context, _param: click.Parameter, value: str | None)
               show_default=True, help="Where leagues run from the server, and uploads, are kept.")
 @click.option("--secure-cookies", is_flag=True, help="Send the session cookie over HTTPS only (behind TLS).")
 @click.option("--no-worker", is_flag=True, help="Do not build submissions in this process.")
+@click.option("--join", type=click.Choice(JOIN_MODES), default=DEFAULTS.join, show_default=True,
+              help="Who may make an account on the site's /signup: anyone (open), whoever has an invite code an "
+                   "admin made (invite: arena user invite), or nobody (closed: arena user add only).")
 @click.option("--builds", "builds_at_once", type=click.IntRange(min=1), default=limits.BUILDS_AT_ONCE,
               show_default=True, help="Submissions built and checked at once (default: half the cores, 2 to 8); "
                                       "one author's take all but one of them.")
@@ -60,7 +63,8 @@ def _public_url(_ctx: click.Context, _param: click.Parameter, value: str | None)
 @click.option("--audit-max-rows", type=click.IntRange(1000), default=DEFAULTS.audit_max_rows, show_default=True,
               help="The audit log's newest entries kept at most.")
 @with_store()
-def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker: bool, public_url: str | None,
+def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker: bool, join: Join,
+          public_url: str | None,
           proxies: tuple[str, ...], sign_in_concurrency: int, max_header_bytes: int, header_timeout: float,
           max_connections: int, store, **quotas) -> None:
     """Serve the web leaderboard, bot pages, replays and submissions (and their JSON API).
@@ -72,7 +76,7 @@ def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker:
     from ..web.server import serve as run_server
 
     settings = WebSettings(runs_dir=runs_dir, uploads_dir=runs_dir / "uploads", secure_cookies=secure_cookies,
-                           worker=not no_worker, public_url=public_url, proxies=proxies,
+                           worker=not no_worker, join=join, public_url=public_url, proxies=proxies,
                            sign_in_concurrency=sign_in_concurrency, max_header_bytes=max_header_bytes,
                            header_timeout=header_timeout, max_connections=max_connections, **quotas)
     click.echo(f"Arena on http://{host}:{port}/ (API: /api/v1/, schema: /api/v1/openapi.json)")

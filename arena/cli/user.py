@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from referee import limits
+
 from .options import with_store
 from .output import echo_json, iso, json_option, print_table
 
@@ -47,8 +49,6 @@ def add(name: str, admin: bool, password_stdin: bool, store) -> None:
     from ..accounts import add_user, new_password
 
     password = read_password(True) if password_stdin else new_password()
-    if len(password) < 8:
-        raise click.ClickException("a password needs at least 8 characters")
     _, token = add_user(store, name, admin=admin, password=password)
     click.echo(f"user {name}{' (admin)' if admin else ''} added")
     click.echo(f"API token: {token}")
@@ -126,3 +126,53 @@ def enable(name: str, store) -> None:
 
     enable_user(store, name, None)
     click.echo(f"user {name} enabled")
+@user.command("invite")
+@click.option("--uses", type=click.IntRange(1, limits.INVITE_MAX_USES), default=limits.INVITE_USES,
+              show_default=True, help="Sign-ups the code allows.")
+@click.option("--days", type=click.FloatRange(0, limits.INVITE_MAX_DAYS, min_open=True), default=limits.INVITE_DAYS,
+              show_default=True, help="Days the code works.")
+@click.option("--revoke", "revoke_id", type=click.IntRange(min=1), metavar="ID",
+              help="Revoke invite ID instead (arena user invites lists them): no more sign-ups with it.")
+@json_option
+@with_store()
+@account_errors
+def invite(uses: int, days: float, revoke_id: int | None, as_json: bool, store) -> None:
+    """Make an invite code for the site's sign-up (`arena serve --join invite`); print it once.
+
+    The server keeps only its hash, so the code cannot be shown again: give it (or the link
+    /signup?invite=CODE) to whoever may join. With --revoke, end one instead.
+    """
+    from ..accounts import invite_out, make_invite, revoke_invite
+    from ..schemas.accounts import NewInvite
+
+    if revoke_id is not None:
+        revoked = invite_out(revoke_invite(store, revoke_id))
+        if as_json:
+            echo_json(revoked.model_dump(mode="json"))
+        else:
+            click.echo(f"invite {revoked.id} revoked ({revoked.used} of {revoked.uses} uses made)")
+        return
+    made, code = make_invite(store, uses, days)
+    if as_json:
+        echo_json(NewInvite(**invite_out(made).model_dump(), code=code).model_dump(mode="json"))
+        return
+    until = f"{made.expires_at:%Y-%m-%d %H:%M}"
+    click.echo(f"invite {made.id}: {uses} sign-up{'s' if uses != 1 else ''}, until {until} UTC")
+    click.echo(f"code: {code}")
+    click.echo(f"link: /signup?invite={code}")
+
+
+@user.command("invites")
+@json_option
+@with_store(create=False)
+def list_invites(as_json: bool, store) -> None:
+    """Every invite code, newest first: its hint, state and uses (never the code)."""
+    from ..accounts import invite_out, invites
+
+    listed = [invite_out(i) for i in invites(store)]
+    if as_json:
+        echo_json([i.model_dump(mode="json") for i in listed])
+        return
+    print_table(["id", "code", "state", "used", "expires"],
+                [[i.id, f"{i.hint}…", i.state, f"{i.used} of {i.uses}", f"{i.expires_at:%Y-%m-%d %H:%M}"]
+                 for i in listed], right=[0])

@@ -1,10 +1,10 @@
-"""Accounts and their submissions: the API's ``/me`` and submissions; the command line's ``user
-list``."""
+"""Accounts and their submissions: the API's ``/me``, sign-up, tokens, invite codes and
+submissions; the command line's ``user list``, ``user invite`` and ``user invites``."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -57,3 +57,61 @@ class SubmissionOut(SubmissionSummary):
 
     log: str = Field(description="the build's output (the author's bot's words: escaped when stored, shown as text)")
     report: str = Field(description="the check's report")
+
+
+# -- signing up, tokens, invite codes ---------------------------------------------------------------
+SecretShownOnce = Annotated[str, Field(description="the secret itself, shown this once: the server keeps only its "
+                                                   "SHA-256")]
+
+
+class SignedUp(Out):
+    """A new account, made by the sign-up (``POST /api/v1/signup``)."""
+
+    name: AccountName
+    token: SecretShownOnce = Field(description="the account's first API token (Authorization: Bearer ...), shown "
+                                               "this once: the server keeps only its SHA-256")
+
+
+class TokenOut(Out):
+    """One of the account's API tokens: never the token itself."""
+
+    id: int = Field(ge=1, description="the token's id (to revoke it)")
+    hint: str = Field(description="the token's first characters (arena_AbCdEf...), to tell it apart; \"\" for "
+                                  "tokens made before hints were kept")
+    created_at: Moment = Field(description="when it was made")
+    last_used_at: Moment | None = Field(description="when a request last used it, to the minute; null: never")
+
+
+class NewToken(TokenOut):
+    """A new API token, shown this once."""
+
+    token: SecretShownOnce
+
+
+class PasswordChanged(Out):
+    """A password changed: the account's other browser sessions ended (its API tokens keep working)."""
+
+    sessions_ended: int = Field(ge=0, description="the account's other browser sessions, signed out")
+
+
+InviteState = Literal["active", "used up", "expired", "revoked"]
+
+
+class InviteOut(Out):
+    """An invite code (never the code itself)."""
+
+    id: int = Field(ge=1, description="the code's id (to revoke it)")
+    hint: str = Field(description="the code's first characters, to tell it apart")
+    uses: int = Field(ge=1, description="sign-ups it allows in all")
+    used: int = Field(ge=0, description="sign-ups made with it")
+    state: InviteState = Field(description="active, used up, expired or revoked: only an active code signs up")
+    created_at: Moment = Field(description="when it was made")
+    expires_at: Moment = Field(description="when it stops working")
+    revoked_at: Moment | None = Field(description="when an admin revoked it; null: not revoked")
+
+
+class NewInvite(InviteOut):
+    """A new invite code, shown this once."""
+
+    code: SecretShownOnce = Field(description="the code, shown this once (the server keeps only its SHA-256): "
+                                              "give it to whoever may sign up")

@@ -17,7 +17,18 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from .accounts import AccountOut, SubmissionOut, SubmissionSummary, UserListed
+from .accounts import (
+    AccountOut,
+    InviteOut,
+    NewInvite,
+    NewToken,
+    PasswordChanged,
+    SignedUp,
+    SubmissionOut,
+    SubmissionSummary,
+    TokenOut,
+    UserListed,
+)
 from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
@@ -52,11 +63,14 @@ LISTINGS: dict[str, Listing] = {
     "show game": Listing(StoredGameOut),
     "show match": Listing(StoredMatchOut),
     "team list": Listing(TeamMembersListed, "Every team, by name, with its members."),
+    "user invite": Listing(NewInvite),
+    "user invites": Listing(InviteOut, "Every invite code, newest first (never the codes)."),
     "user list": Listing(UserListed, "Every account, by name."),
 }
 
 # the API's answers (a list of one: the same table)
-ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
+ANSWERS: tuple[type[Out], ...] = (AccountOut, SignedUp, TokenOut, NewToken, PasswordChanged, InviteOut, NewInvite,
+                                  LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
                                   ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, TeamListed, TeamOut,
                                   Disqualified, UsersOut, UserListed, AuditPage)
 

@@ -26,6 +26,7 @@ from .models import (
     Game,
     ImageArchive,
     ImageChunk,
+    Invite,
     League,
     LeagueLease,
     LiveMatch,
@@ -199,6 +200,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["ApiToken", "AuditEntry", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League",
+__all__ = ["ApiToken", "AuditEntry", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "Invite", "League",
            "LeagueLease", "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew",
            "Submission", "Team", "TeamMember", "User", "WebSession", "WorkerResult", "open_store", "store_url"]

@@ -226,14 +226,46 @@ class User(Base):
     """An account: a bot author, or an admin (who creates and runs leagues)."""
 
     __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("name_folded", name="uq_users_name_folded"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    # the name in lower case, unique: names are unique whatever their case in the database itself
+    # (two sign-ups racing for "Alice" and "alice" cannot both win), so nobody can pass for another
+    # author by a capital letter. A column, not an index on lower(name): SQLite's batch migrations
+    # rebuild a table without the expression indexes they cannot reflect
+    name_folded: Mapped[str] = mapped_column(String(64), default=lambda context: _folded(context))
     password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)  # argon2id; None: no login
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     # disabled by an admin (arena/moderation.py): its tokens and sessions are refused, it cannot sign in
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the invite code it signed up with (None: made by an admin, or signed up while sign-up was open)
+    invite_id: Mapped[int | None] = mapped_column(ForeignKey("invites.id"), nullable=True, index=True)
+
+
+def _folded(context: Any) -> str:
+    return str(context.get_current_parameters()["name"]).lower()
+
+
+class Invite(Base):
+    """An invite code an admin made: lets ``uses`` sign-ups until ``expires_at``, while sign-up is
+    by invite. Only its SHA-256 is kept (a code is 192 random bits, like a token's 256: no salt or
+    slow hash needed); ``hint`` is its first characters, to tell codes apart in a list."""
+
+    __tablename__ = "invites"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    hint: Mapped[str] = mapped_column(String(16))
+    uses: Mapped[int] = mapped_column(Integer)  # sign-ups it allows in all
+    used: Mapped[int] = mapped_column(Integer, default=0)  # sign-ups it made; never above ``uses``
+    # the admin's account id; None: the command line. No foreign key: users.invite_id points here,
+    # and a cycle of keys is more than SQLite's batch migrations can rebuild
+    created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ApiToken(Base):
@@ -245,7 +277,11 @@ class ApiToken(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
+    # the token's first characters after "arena_" (36 of its 256 bits): enough to tell tokens apart
+    # in the owner's list, too few to matter; "" for tokens made before it was kept
+    hint: Mapped[str] = mapped_column(String(16), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # when it was last used, to the minute (accounts.py writes it at most once a minute)
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     user: Mapped[User] = relationship()

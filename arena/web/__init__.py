@@ -6,6 +6,7 @@ JSON twin under ``/api/v1/`` (``docs/api.md``). The app is made by :func:`create
 its API side by side:
 
 - ``signin.py``: signing in and out;
+- ``accounts.py``: signing up (``--join``), an account's tokens and password, an admin's invite codes;
 - ``leagues.py``: leagues, leaderboards, and the admin's league commands;
 - ``bots.py``: bot pages (rating history, head to head, failures), retiring a bot;
 - ``games.py``: matches, games, the replay viewer, live games, captured output;

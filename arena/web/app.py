@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import access
 from ..league import LeagueError, NotAllowed
 from ..store import Store
-from . import bots, games, leagues, moderation, signin, submissions, teams
+from . import accounts, bots, games, leagues, moderation, signin, submissions, teams
 from .answers import API, is_api, render
 from .audit import AuditMiddleware
 from .auth import NotSignedIn
@@ -65,6 +65,8 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
                                      undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     environment.globals["may_manage_leagues"] = access.may_manage_leagues  # the admin's forms
     environment.globals["may_moderate"] = access.may_moderate
+    environment.globals["may_manage_invites"] = access.may_manage_invites
+    environment.globals["join"] = settings.join  # the header's "Sign up" link
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -119,7 +121,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, leagues, bots, games, submissions, teams, moderation):
+    for module in (signin, accounts, leagues, bots, games, submissions, teams, moderation):
         app.include_router(module.router)
     # every state-changing request, of every router (those added later too), leaves an audit entry
     app.add_middleware(AuditMiddleware)

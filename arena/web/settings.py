@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 from referee import limits
@@ -12,6 +13,9 @@ from referee import limits
 from .throttle import Throttles
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
+# who may sign up on the site (``arena serve --join``): anyone, whoever has an invite code, nobody
+Join = Literal["open", "invite", "closed"]
+JOIN_MODES: tuple[Join, ...] = ("open", "invite", "closed")
 
 
 def origin_of(url: str | None) -> str | None:
@@ -39,6 +43,8 @@ class WebSettings:
     runs_dir: Path = Path("runs")  # where leagues run from the server keep their records
     uploads_dir: Path = Path("runs/uploads")  # unpacked submissions, until they are built
     secure_cookies: bool = False  # set behind HTTPS
+    # who may make an account on the site's sign-up: anyone, whoever has an invite code, nobody
+    join: Join = "closed"
     worker: bool = True  # build and check submissions in this process
     # quotas (defaults in referee/limits.py, "Quotas of a server"; docs/deploy.md): refused with 429
     unpacks_at_once: int = limits.UNPACKS_AT_ONCE  # uploads unpacked at once; the others wait
@@ -64,6 +70,8 @@ class WebSettings:
     max_connections: int = 1000  # open connections; past it, requests get 503
 
     def __post_init__(self) -> None:
+        if self.join not in JOIN_MODES:
+            raise ValueError(f"join is one of {', '.join(JOIN_MODES)}, not {self.join!r}")
         if self.public_url is not None and origin_of(self.public_url) is None:
             raise ValueError(f"{self.public_url!r} is not an http:// or https:// URL of a host "
                              "(https://arena.example.org)")

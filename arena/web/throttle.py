@@ -63,6 +63,8 @@ class Throttles:
     device: Policy = Policy(free=5, first=1.0, longest=300.0)  # a browser that signed in to that name before
     address: Policy = Policy(free=20, first=1.0, longest=900.0)  # a client address, whatever the names
     token: Policy = Policy(free=20, first=1.0, longest=900.0)  # a client address's API tokens that are not valid
+    # a client address's sign-ups, made or refused for the code or the name: a few an hour, then fewer
+    signup: Policy = Policy(free=5, first=60.0, longest=3600.0, forget=86400.0)
     enabled: bool = True  # False only to measure a server without them (bench/signin.py)
 
 
@@ -190,4 +192,5 @@ class Guard:
         self.device = Throttle(throttles.device, on)
         self.address = Throttle(throttles.address, on)
         self.token = Throttle(throttles.token, on)
+        self.signup = Throttle(throttles.signup, on)
         self.gate = Gate(concurrency)

@@ -141,6 +141,7 @@ def check_0001_store_upgraded(store: Store) -> None:
     for table in ("worker_results", "image_archives", "image_chunks"):
         expected[table] = []  # 0005's
     expected["league_leases"] = []  # 0006's
+    expected["invites"] = []  # 0007a's
     expected["teams"] = expected["team_members"] = []  # 0007b's
     expected["audit_log"] = []  # 0007f's
     got = rows(store)

@@ -14,6 +14,7 @@ import re
 import time
 
 import httpx
+from sqlalchemy import select
 
 from arena.web.throttle import HOLD, SPREAD, Policy, Throttle, Throttles
 
@@ -155,3 +156,39 @@ def test_the_wait_is_shown_on_the_sign_in_page_in_chromium(tmp_path, browser):
         shown = browser.find_element(By.ID, "login-wait")
         assert shown.is_displayed() and re.search(r"wait \d+ seconds, then try again", shown.text), shown.text
         assert not browser.find_elements(By.ID, "who")  # not signed in
+
+
+def test_200_wrong_passwords_take_the_time_the_policy_says_and_the_right_one_then_works(tmp_path):
+    """The issue's figure, with a policy small enough to run in seconds: waits under the hold are
+    waited out by the server before each check, so 200 guesses in a row take at least the sum of
+    the policy's waits; the name's owner signs in once the last wait has passed."""
+    from argon2 import PasswordHasher
+    from sqlalchemy import update
+
+    from arena.store import User
+
+    tiny = Policy(free=5, first=0.01, longest=0.03)
+    with new_site(tmp_path, throttles=Throttles(account=tiny, address=tiny)) as site, site.browser() as browser:
+        # a cheap hash of alice's password (argon2id still, 8 MiB, one pass): the checks run as ever,
+        # 200 of them in seconds; signing in rehashes it with the server's parameters
+        cheap = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1).hash(PASSWORD["alice"])
+        with site.store() as session, session.begin():
+            session.execute(update(User).where(User.name == "alice").values(password_hash=cheap))
+        token = login_token(browser)
+        start = time.monotonic()
+        for i in range(200):
+            reply = browser.post("/login", data={"name": "alice", "password": f"guess {i}", "next": "/leagues",
+                                                 "csrf": token})
+            assert reply.status_code == 303 and "failed=1" in reply.headers["location"], (i, reply.status_code)
+        took = time.monotonic() - start
+        owed = sum(tiny.wait(n) for n in range(1, 200))  # each failure's wait, before the next guess is checked
+        assert owed > 5.0 and took >= owed, (took, owed)
+        assert site.app.state.guard.account.entries["alice"].failures == 200  # every guess was checked
+        time.sleep(tiny.longest)
+        right = browser.post("/login", data={"name": "alice", "password": PASSWORD["alice"], "next": "/leagues",
+                                             "csrf": token})
+        assert right.status_code == 303 and right.headers["location"] == "/leagues", right.text
+        assert browser.get("/api/v1/me").json()["name"] == "alice"
+        with site.store() as session:
+            rehashed = session.scalar(select(User.password_hash).where(User.name == "alice"))
+            assert rehashed != cheap and rehashed and "m=65536" in rehashed

@@ -7,7 +7,7 @@
   ``submissions.team_id``: the team a submission is for.
 
 Revision ID: 0007b
-Revises: 0006
+Revises: 0007a
 Create Date: 2026-12-07 15:00:00
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0007b'
-down_revision = '0006'
+down_revision = '0007a'
 branch_labels = None
 depends_on = None
 
