@@ -18,6 +18,8 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   command line (no owner) is the operator's, so an admin's. A new name is anyone's who is
   signed in. A submission (its log, its report) is its author's alone.
 - Only an admin creates and runs leagues.
+- An account's notifications (its inbox, its feed) and its webhooks (their URLs, secrets and
+  deliveries) are its own alone; an admin's included.
 
 The command line on the league's machine is the operator, who holds the store: it registers
 bots with no owner, and what it shows to be published (``arena watch``, ``arena bundle``,
@@ -43,6 +45,13 @@ class Owned(Protocol):
 
 class Submitted(Protocol):
     """A submission, as the rules see it: the account that uploaded it."""
+
+    @property
+    def user_id(self) -> int: ...
+
+
+class Personal(Protocol):
+    """A thing of one account's alone (a notification, a webhook): the account."""
 
     @property
     def user_id(self) -> int: ...
@@ -102,3 +111,13 @@ def may_see_submission(asker: Account | None, submission: Submitted) -> bool:
 def may_manage_leagues(asker: Account | None) -> bool:
     """Create a league, run it from the server, see its runs."""
     return asker is not None and asker.is_admin
+
+
+def may_manage_webhook(asker: Account | None, webhook: Personal) -> bool:
+    """See a webhook and its deliveries, remove it."""
+    return asker is not None and asker.id == webhook.user_id
+
+
+def may_read_notification(asker: Account | None, notification: Personal) -> bool:
+    """Read a notification, mark it read (the inbox and the feed list only the account's own)."""
+    return asker is not None and asker.id == notification.user_id

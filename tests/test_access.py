@@ -65,6 +65,10 @@ RULES: list[tuple[str, Ask, tuple[bool, bool, bool, bool]]] = [
      (False, False, False, False)),
     ("see a submission", lambda a: access.may_see_submission(a, Submission(ALICE)), (False, False, True, False)),
     ("create and run leagues", access.may_manage_leagues, (False, False, False, True)),
+    ("see or remove a webhook", lambda a: access.may_manage_webhook(a, Submission(ALICE)),
+     (False, False, True, False)),
+    ("read a notification", lambda a: access.may_read_notification(a, Submission(ALICE)),
+     (False, False, True, False)),
 ]
 
 

@@ -22,6 +22,7 @@ from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
 from .leagues import Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
+from .notifications import DeliveryOut, FeedOut, Inbox, WebhookOut
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ LISTINGS: dict[str, Listing] = {
 
 # the API's answers (a list of one: the same table)
 ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
-                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut)
+                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, Inbox, FeedOut, WebhookOut,
+                                  DeliveryOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"
 

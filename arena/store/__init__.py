@@ -21,6 +21,7 @@ from .models import (
     ApiToken,
     Base,
     Bot,
+    BotHealth,
     Entry,
     Game,
     ImageArchive,
@@ -29,10 +30,15 @@ from .models import (
     LeagueLease,
     LiveMatch,
     Match,
+    Notification,
+    NotificationFeed,
+    RankMark,
     Rating,
     RatingHistory,
     Submission,
     User,
+    Webhook,
+    WebhookDelivery,
     WebSession,
     WorkerResult,
 )
@@ -196,6 +202,7 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LeagueLease",
-           "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "User",
-           "WebSession", "WorkerResult", "open_store", "store_url"]
+__all__ = ["ApiToken", "Base", "Bot", "BotHealth", "Entry", "Game", "ImageArchive", "ImageChunk", "League",
+           "LeagueLease", "LiveMatch", "Match", "Notification", "NotificationFeed", "RankMark", "Rating",
+           "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "User", "WebSession", "Webhook",
+           "WebhookDelivery", "WorkerResult", "open_store", "store_url"]

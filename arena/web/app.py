@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import access
 from ..league import LeagueError, NotAllowed
 from ..store import Store
-from . import bots, games, leagues, signin, submissions
+from . import bots, games, leagues, notifications, signin, submissions
 from .answers import API, is_api, render
 from .auth import NotSignedIn
 from .settings import WebSettings
@@ -48,10 +48,12 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         if settings.worker:
             submissions.start_worker(app)
+        notifications.start_senders(app)
         try:
             yield
         finally:
             submissions.stop_worker(app)
+            notifications.stop_senders(app)
             app.state.guard.gate.close()
 
     app = Arena(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -117,7 +119,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, leagues, bots, games, submissions):
+    for module in (signin, leagues, bots, games, submissions, notifications):
         app.include_router(module.router)
     return app
 
