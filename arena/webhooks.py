@@ -116,15 +116,15 @@ def inside(address: str) -> str | None:
     unspecified, shared, documentation...), or None when it is. An IPv6 address that carries an
     IPv4 one (mapped, 6to4, NAT64) is judged by that one too."""
     ip = ipaddress.ip_address(address.split("%")[0])
-    for name in ("loopback", "private", "link_local", "multicast", "reserved", "unspecified"):
-        if getattr(ip, f"is_{name}"):
-            return name.replace("_", "-")
-    if isinstance(ip, ipaddress.IPv6Address):
+    if isinstance(ip, ipaddress.IPv6Address):  # the IPv4 address it carries says more
         embedded = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
         if embedded is None and ip in ipaddress.ip_network("64:ff9b::/96"):
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if embedded is not None and (why := inside(str(embedded))):
             return why
+    for name in ("loopback", "link_local", "unspecified", "multicast", "reserved", "private"):  # the most telling first
+        if getattr(ip, f"is_{name}"):
+            return name.replace("_", "-")
     if not ip.is_global:
         return "not global"
     return None
@@ -147,7 +147,8 @@ def checked_addresses(target: Target, allow_private: bool) -> list[str]:
             if why := inside(address):
                 shown = printable(target.host)
                 named = f"{shown} is" if shown == address else f"{shown} resolves to {address},"
-                raise WebhookRefused(f"{named} a {why} address: webhooks go to public addresses only (the "
+                article = "an" if why[0] in "aeiou" else "a"
+                raise WebhookRefused(f"{named} {article} {why} address: webhooks go to public addresses only (the "
                                      "server's operator can allow others)")
     return addresses
 
@@ -181,8 +182,9 @@ def webhooks_of(store: Store, user_id: int) -> list[tuple[Webhook, dict[str, int
         hooks = list(session.scalars(select(Webhook).where(Webhook.user_id == user_id).order_by(Webhook.id)))
         out = []
         for hook in hooks:
-            counts = dict(session.execute(select(WebhookDelivery.status, func.count()).where(
-                WebhookDelivery.webhook_id == hook.id).group_by(WebhookDelivery.status)).tuples().all())
+            counts: dict[str, int] = {status: count for status, count in session.execute(
+                select(WebhookDelivery.status, func.count()).where(WebhookDelivery.webhook_id == hook.id)
+                .group_by(WebhookDelivery.status))}
             error = session.scalar(select(WebhookDelivery.last_error).where(
                 WebhookDelivery.webhook_id == hook.id, WebhookDelivery.last_error != "")
                 .order_by(WebhookDelivery.id.desc()).limit(1)) or ""
