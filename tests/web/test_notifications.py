@@ -450,3 +450,35 @@ def test_a_finished_league_run_told_the_owners_of_its_bots(league_site):
     with league_site.client("admin") as admin:  # run on the command line: no admin to tell
         assert not [n for n in admin.get("/api/v1/notifications").json()["notifications"]
                     if n["event"] == "run.finished" and n["data"]["league"] == "web"]
+
+
+def test_on_postgresql_the_inbox_feed_webhooks_and_events_work(private_postgres, tmp_path):
+    """The same store on PostgreSQL: its migration builds the models, and one of each path runs."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from arena.store.models import Base
+
+    store = open_store(private_postgres.url)
+    with store.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    tokens = add_users(store)
+    with receiver([500]) as hook_server, serve(store, tmp_path, **FAST) as url:
+        site = Site(url, store, tmp_path / "runs", tokens)
+        with site.client("alice") as alice:
+            hook = alice.post("/api/v1/webhooks", json={"url": hook_server.url}).json()
+            feed = alice.post("/api/v1/feed").json()["url"]
+        league_id, bots = league_with_bots(store, "alice")
+        for n in range(10):
+            play(store, league_id, [bots[1], bots[0], bots[2]], failed=n < 3)
+        got = hook_server.wait_for(2)
+        assert len({g.headers["x-arena-delivery"] for g in got}) == 1
+        assert verify(hook["secret"], got[1])["event"] == "bot.failing"
+        assert wait_until_done(site, "alice", hook["id"])["status"] == "delivered"
+        with site.client("alice") as alice:
+            inbox = alice.get("/api/v1/notifications").json()
+            assert inbox["unread"] == 1 and inbox["notifications"][0]["event"] == "bot.failing"
+            assert alice.post("/api/v1/notifications/read").json()["unread"] == 0
+        (entry,) = ET.fromstring(site.client().get(feed).content).findall(f"{ATOM}entry")
+        assert "failed in 30% of its last 10 games" in entry.find(f"{ATOM}content").text
+    store.engine.dispose()
