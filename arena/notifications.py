@@ -78,6 +78,8 @@ def notify(session: Session, user_ids: Iterable[int | None], event: str, text: s
     when (and only if) the caller's transaction commits. ``url`` is a path of the site (``/bots/3``);
     ``data`` the event's facts for programs (JSON). Returns the inbox rows (flushed: with ids)."""
     assert event in EVENTS, event
+    if url is not None and (not url.startswith("/") or url.startswith("//") or len(url) > 512):
+        raise ValueError(f"a notification's url is a path of this site, not {url[:60]!r}")  # it becomes a link
     text = clean(text)
     data = dict(data or {})
     ids = list(dict.fromkeys(u for u in user_ids if u is not None))

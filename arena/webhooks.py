@@ -53,6 +53,7 @@ ANSWER_BYTES = 1024  # of a receiver's answer, read for the delivery's error
 CLAIM_S = 60.0  # a claimed delivery is another sender's to try again after this long
 BATCH = 10
 MAX_DELAY_S = 6 * 3600
+KEPT_DAYS = 30  # deliveries delivered or given up are deleted this long after they were queued
 
 
 class WebhookRefused(Exception):
@@ -332,6 +333,13 @@ def _record(store: Store, row: WebhookDelivery, status: int | None, error: str, 
         log.info("webhook delivery %s (attempt %d): %s", row.delivery_id, attempts, error)
 
 
+def prune(store: Store, days: float = KEPT_DAYS) -> int:
+    """Deletes deliveries that are done (delivered or failed) and older than ``days``."""
+    with store() as session, session.begin():
+        return rows_changed(session, delete(WebhookDelivery).where(
+            WebhookDelivery.status != "pending", WebhookDelivery.created_at < now() - timedelta(days=days)))
+
+
 class Senders:
     """``count`` threads sending due deliveries until stopped; :meth:`wake` makes them look now."""
 
@@ -352,8 +360,12 @@ class Senders:
         self.wakeup.set()
 
     def run(self) -> None:
+        pruned = 0.0
         while not self.stop.is_set():
             try:
+                if self.threads[0] is threading.current_thread() and time.monotonic() - pruned > 3600:
+                    pruned = time.monotonic()
+                    prune(self.store)
                 if deliver_due(self.store, self.policy, self.stop):
                     continue
             except Exception:  # a store that is briefly away: try again, do not die

@@ -33,6 +33,7 @@ from arena.store import (
     Submission,
     User,
     Webhook,
+    WebhookDelivery,
     open_store,
 )
 from arena.web import WebSettings, create_app
@@ -482,3 +483,26 @@ def test_on_postgresql_the_inbox_feed_webhooks_and_events_work(private_postgres,
         (entry,) = ET.fromstring(site.client().get(feed).content).findall(f"{ATOM}entry")
         assert "failed in 30% of its last 10 games" in entry.find(f"{ATOM}content").text
     store.engine.dispose()
+
+
+def test_old_finished_deliveries_are_pruned_and_a_link_is_a_path_of_the_site(empty_site):
+    from datetime import UTC, datetime, timedelta
+
+    from arena.webhooks import prune
+
+    store = empty_site.store
+    with store() as session, session.begin():
+        hook = Webhook(user_id=user_id(store, "alice"), url="https://93.184.215.14/", secret="s")
+        session.add(hook)
+        session.flush()
+        old = datetime.now(UTC) - timedelta(days=31)
+        session.add_all(WebhookDelivery(webhook_id=hook.id, delivery_id=f"d{n}", event="run.finished", body="{}",
+                                        status=status, created_at=created)
+                        for n, (status, created) in enumerate([("delivered", old), ("failed", old),
+                                                               ("pending", old), ("delivered", datetime.now(UTC))]))
+    assert prune(store) == 2
+    with store() as session:
+        assert sorted(session.scalars(select(WebhookDelivery.delivery_id))) == ["d2", "d3"]
+    for url in ("https://evil.example/", "//evil.example/x", "javascript:alert(1)"):
+        with store() as session, pytest.raises(ValueError, match="a path of this site"):
+            notify(session, [user_id(store, "alice")], "run.finished", "x", url)
