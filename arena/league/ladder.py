@@ -108,8 +108,9 @@ def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | 
             status = ladder.run()
             ladder.lease.check()
         except Exception as exc:
-            tell_run_ended(store, name, ladder.status.games_run, ladder.status.failures, ran_by,
-                           str(exc) or type(exc).__name__)
+            if ran_by is not None:  # the operator on the command line sees it there
+                tell_run_ended(store, name, ladder.status.games_run, ladder.status.failures, ran_by,
+                               str(exc) or type(exc).__name__)
             raise
     if status.games_run:
         tell_run_ended(store, name, status.games_run, status.failures, ran_by)

@@ -82,7 +82,8 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
             summary = _play(store, name, rounds, jobs, runs_dir, progress, on_start, executor, match_started,
                             match_ended, league, options, entrants, held, start)
         except Exception as exc:
-            tell_run_ended(store, name, 0, 0, ran_by, str(exc) or type(exc).__name__)
+            if ran_by is not None:  # the operator on the command line sees it there
+                tell_run_ended(store, name, 0, 0, ran_by, str(exc) or type(exc).__name__)
             raise
     if summary.games_run:
         tell_run_ended(store, name, summary.games_run, summary.failures, ran_by)

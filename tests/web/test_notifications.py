@@ -506,3 +506,43 @@ def test_old_finished_deliveries_are_pruned_and_a_link_is_a_path_of_the_site(emp
     for url in ("https://evil.example/", "//evil.example/x", "javascript:alert(1)"):
         with store() as session, pytest.raises(ValueError, match="a path of this site"):
             notify(session, [user_id(store, "alice")], "run.finished", "x", url)
+
+
+def test_a_run_from_the_server_tells_its_admin_and_the_owners_and_a_failed_one_its_admin_only(empty_site):
+    """Bots whose images are gone: every seat fails, the run finishes; the admin who started it
+    and the bots' owner are told, with the failures counted. A run that fails is told to its
+    admin alone, with why."""
+    from arena.league import create_league
+    from arena.league.entries import join_league
+    from arena.league.schedule import ScheduleOptions
+    from arena.notifications import run_finished
+
+    store = empty_site.store
+    create_league(store, "doomed", "prohis", 3, {}, ScheduleOptions(deals=1))
+    alice = user_id(store, "alice")
+    with store() as session, session.begin():
+        session.add_all(Bot(name=f"ghost{n}", version="1", image="arena-test-notify/no-such-image:gone",
+                            image_digest="sha256:" + "0" * 64, language="python", author="a", owner_id=alice)
+                        for n in range(3))
+    for n in range(3):
+        join_league(store, "doomed", f"ghost{n}@1")
+    with empty_site.client("admin") as admin:
+        assert admin.post("/api/v1/leagues/doomed/run", json={"rounds": 1}).status_code == 202
+        deadline = time.monotonic() + 120
+        while (state := admin.get("/api/v1/leagues/doomed/run").json())["status"] == "running":
+            assert time.monotonic() < deadline, state
+            time.sleep(0.3)
+        assert state["status"] == "finished", state
+    for user in ("admin", "alice"):
+        with empty_site.client(user) as client:
+            (told,) = client.get("/api/v1/notifications").json()["notifications"]
+        assert told["event"] == "run.finished" and told["url"] == "/leagues/doomed"
+        assert told["data"] == {"league": "doomed", "games": 3, "seat_failures": state["seat_failures"]}
+        assert state["seat_failures"] > 0
+    run_finished(store, "doomed", 0, 0, ran_by=user_id(store, "admin"), error="the referee failed: \x1b[2J boom")
+    with empty_site.client("admin") as admin:
+        told = admin.get("/api/v1/notifications").json()["notifications"][0]
+    assert told["event"] == "run.failed"
+    assert told["text"] == "the run of doomed failed: the referee failed: \\x1b[2J boom"  # made printable
+    with empty_site.client("alice") as client:
+        assert len(client.get("/api/v1/notifications").json()["notifications"]) == 1
