@@ -104,6 +104,11 @@ def parse_url(url: str) -> Target:
     host = (parts.hostname or "").rstrip(".").lower()
     if not host:
         raise WebhookRefused("the URL names no host")
+    if not host.isascii():
+        raise WebhookRefused("write the host name in its ASCII form (xn--..., as the browser's address bar shows "
+                             "it), or use a name of plain letters")
+    if not url.isascii():
+        raise WebhookRefused("the URL has characters that are not ASCII: percent-encode them (%C3%A9)")
     if port is None:
         port = 443 if scheme == "https" else 80
     if port not in (80, 443) and port < 1024:
@@ -298,6 +303,9 @@ def deliver_due(store: Store, policy: Policy, stop: threading.Event | None = Non
             error = f"refused: {exc}"
         except (OSError, http.client.HTTPException) as exc:
             error = f"the request failed: {printable(str(exc) or type(exc).__name__, 200)}"
+        except Exception as exc:  # anything else still counts as an attempt: a delivery never sticks
+            log.exception("webhook delivery %s failed", row.delivery_id)
+            error = f"the request failed ({type(exc).__name__})"
         _record(store, row, status, error, policy)
     return tried
 

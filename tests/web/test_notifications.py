@@ -202,6 +202,9 @@ def test_a_delivery_that_keeps_failing_stops_after_its_attempts(tmp_path):
     ("http:///hook", "names no host"),
     ("http://93.184.215.14/" + "a" * 2000, "longer than 2000 characters"),
     ("http://93.184.215.14/a b", "spaces or control characters"),
+    ("http://93.184.215.14/a\r\nX-Evil: 1", "spaces or control characters"),
+    ("http://exämple.org/", "write the host name in its ASCII form"),
+    ("http://93.184.215.14/é", "percent-encode them"),
 ])
 def test_a_webhook_pointing_inside_or_not_http_is_refused(empty_site, url, says):
     with empty_site.client("alice") as alice:
