@@ -39,6 +39,8 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   (``closed``: an admin makes accounts on the command line).
 - An account's API tokens and password are its own: only it lists, makes and revokes its tokens
   and changes its password (an admin's command line may issue and revoke any account's tokens).
+- An account's notifications (its inbox, its feed) and its webhooks (their URLs, secrets and
+  deliveries) are its own alone; an admin's included.
 
 The command line on the league's machine is the operator, who holds the store: it registers
 bots with no owner, and what it shows to be published (``arena watch``, ``arena bundle``,
@@ -74,6 +76,13 @@ class Submitted(Protocol):
 
     @property
     def team_id(self) -> int | None: ...
+
+
+class Personal(Protocol):
+    """A thing of one account's alone (a notification, a webhook): the account."""
+
+    @property
+    def user_id(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -202,6 +211,8 @@ def may_see_disqualification(asker: Account | None, bot: Owned) -> bool:
 def may_enter_name(disqualified: Iterable[bool]) -> bool:
     """A new version of a bot name whose versions are disqualified or not (``disqualified``)."""
     return not any(disqualified)
+
+
 def may_sign_up(join: str, has_code: bool) -> bool:
     """A new account from the site's sign-up, under the server's ``join`` setting."""
     return join == "open" or (join == "invite" and has_code)
@@ -215,3 +226,13 @@ def may_manage_invites(asker: Account | None) -> bool:
 def may_manage_token(asker: Account | None, owner_id: int) -> bool:
     """See and revoke an API token (never the token itself: its hint, dates and id)."""
     return asker is not None and asker.id == owner_id
+
+
+def may_manage_webhook(asker: Account | None, webhook: Personal) -> bool:
+    """See a webhook and its deliveries, remove it."""
+    return asker is not None and asker.id == webhook.user_id
+
+
+def may_read_notification(asker: Account | None, notification: Personal) -> bool:
+    """Read a notification, mark it read (the inbox and the feed list only the account's own)."""
+    return asker is not None and asker.id == notification.user_id

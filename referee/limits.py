@@ -107,3 +107,20 @@ SUBMISSIONS_PER_DAY = 20  # an author's submissions in any 24 hours
 # is held to BUILD_CPUS at half a match's CPU weight; an author's take at most all but one of them.
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
 BUILDS_AT_ONCE = max(2, min(8, _CORES // 2))
+
+# -- Notifications (arena/notifications.py, arena/webhooks.py; docs/api.md "Notifications").
+NOTIFICATION_CHARS = 1000  # of a notification's text (a refusal's reason is cut there; the page has it all)
+INBOX_SHOWN = 200  # the newest notifications an inbox lists
+FEED_ENTRIES = 50  # the newest notifications an account's Atom feed holds
+# a bot failing in FAILURE_ALERT_SHARE or more of its last FAILURE_WINDOW games of a league (once it
+# has played FAILURE_MIN_GAMES there): its owner is told once, and again only after it recovered
+FAILURE_WINDOW = 20
+FAILURE_MIN_GAMES = 10
+FAILURE_ALERT_SHARE = 0.3
+RANK_NOTICE_S = 3600  # a ladder that runs on tells owners of rank changes at most this often
+WEBHOOKS_PER_ACCOUNT = 5
+WEBHOOK_URL_CHARS = 2000
+WEBHOOK_TIMEOUT_S = 5.0  # a delivery's whole request: connecting, sending, the answer's head
+WEBHOOK_ATTEMPTS = 8  # a delivery is tried this often, then marked failed
+WEBHOOK_RETRY_S = 30.0  # the first retry's wait; each next one waits twice as long (30 s ... 64 min)
+WEBHOOK_SENDERS = 2  # deliveries sent at once by a server

@@ -118,6 +118,8 @@ RULES: list[tuple[str, Ask, Answers]] = [
     ("sign up by invite with a code", lambda a: access.may_sign_up("invite", True), (T,) * 7),
     ("sign up by invite without a code", lambda a: access.may_sign_up("invite", False), (F,) * 7),
     ("sign up when sign-up is closed, even with a code", lambda a: access.may_sign_up("closed", True), (F,) * 7),
+    ("see or remove a webhook", lambda a: access.may_manage_webhook(a, Submission(ALICE)), (F, F, T, F, F, F, F)),
+    ("read a notification", lambda a: access.may_read_notification(a, Submission(ALICE)), (F, F, T, F, F, F, F)),
 ]
 
 

@@ -61,3 +61,28 @@ def test_teams_and_the_account_the_rules_see(store):
     with pytest.raises(TeamError, match="no team"):
         add_member(store, "nosuch", "cy", OPERATOR)
     assert [(t.name, role) for t, role in teams_of(store, account(store, "cy").id)] == [("Ops", "owner")]
+
+
+def test_a_team_s_bot_s_news_goes_to_every_member_and_only_while_they_are(store):
+    from arena.notifications import holders
+    from arena.store import Bot
+
+    for name in ("ann", "ben", "cy"):
+        add_user(store, name)
+    team = create_team(store, "Owls", account(store, "ann"))
+    add_member(store, "Owls", "ben", account(store, "ann"))
+    ids = {name: account(store, name).id for name in ("ann", "ben", "cy")}
+    with store() as session, session.begin():
+        mine = Bot(name="b", version="1", image="i", image_digest="d", language="python", author="x",
+                   owner_id=ids["cy"])
+        theirs = Bot(name="t", version="1", image="i", image_digest="d", language="python", author="x",
+                     owner_id=ids["ann"], team_id=team.id)
+        operators = Bot(name="o", version="1", image="i", image_digest="d", language="python", author="x")
+        session.add_all([mine, theirs, operators])
+        session.flush()
+        assert holders(session, mine) == [ids["cy"]]
+        assert holders(session, theirs) == sorted([ids["ann"], ids["ben"]])
+        assert holders(session, operators) == []
+    remove_member(store, "Owls", "ben", account(store, "ann"))
+    with store() as session:
+        assert holders(session, session.get_one(Bot, theirs.id)) == [ids["ann"]]

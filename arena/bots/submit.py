@@ -27,7 +27,7 @@ from referee import limits
 from referee.sandbox import docker_client
 from referee.textlog import printable
 
-from .. import access
+from .. import access, notifications
 from ..accounts import Account, account_of
 from ..league import LeagueError, NotAllowed, get_league
 from ..store import Bot, Store, Submission, Team, User, rows_changed
@@ -290,7 +290,7 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                 check_may_submit(store, _account(store, account.id), config.name, team)
                 bot = _register(store, client, config, built, report, leagues, owner_id=account.id,
                                 retire_previous=retire_previous, team_id=team)
-                progress.update(status="entered", bot_id=bot.id)
+                progress.finish("entered", bot_id=bot.id)
                 status = "entered"
             except Stopping:
                 progress.reset()
@@ -301,17 +301,17 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                     progress.report("the bot's output (last lines):")
                     for line in exc.report.log.strip().splitlines()[-20:]:
                         progress.report(f"  | {line}")
-                progress.update(status="refused", error=_escaped(in_folder(str(exc), folder)))
+                progress.finish("refused", error=_escaped(in_folder(str(exc), folder)))
             except BuildUnavailable as exc:  # the operator's to fix, not the author's: the log says what
                 log.error("submission %d: %s", submission_id, exc)
-                progress.update(status="refused", error="the server cannot build bots right now (a problem of the "
+                progress.finish("refused", error="the server cannot build bots right now (a problem of the "
                                                         "server's, not of your bot): submit it again later; an admin "
                                                         "can tell more from the server's log")
             except (BotError, LeagueError) as exc:
-                progress.update(status="refused", error=_escaped(in_folder(str(exc), folder)))
+                progress.finish("refused", error=_escaped(in_folder(str(exc), folder)))
             except Exception as exc:  # the server's fault: say so, and keep serving
                 log.exception("submission %d failed", submission_id)
-                progress.update(status="refused", error=f"the server failed while handling it ({type(exc).__name__}); "
+                progress.finish("refused", error=f"the server failed while handling it ({type(exc).__name__}); "
                                                         "an admin can tell more from the server's log")
     finally:
         if status != "queued":
@@ -417,7 +417,15 @@ class _Progress:
     def update(self, **values: object) -> None:
         self.flush(**values)
 
+    def finish(self, status: str, **values: object) -> None:
+        """The submission's last status, written with its author's notification: in one transaction,
+        so a submission never ends without its news."""
+        self._write({"status": status, **values}, notify=True)
+
     def flush(self, **values: object) -> None:
+        self._write(values)
+
+    def _write(self, values: dict[str, object], notify: bool = False) -> None:
         with self.lock:
             if self.dirty:
                 values.update({kind: "\n".join(lines) for kind, lines in self.texts.items()})
@@ -431,6 +439,10 @@ class _Progress:
                 for key, value in values.items():
                     setattr(row, key, value)
                 row.updated_at = now()
+                if notify:
+                    label = f"{row.bot_name}@{row.bot_version}" if row.bot_name else ""
+                    notifications.submission_finished(session, row.user_id, row.id, row.status, label,
+                                                      list(row.leagues), row.error)
 
     def _flusher(self) -> None:
         while not self.done.wait(FLUSH_S):

@@ -62,11 +62,22 @@ def _public_url(_ctx: click.Context, _param: click.Parameter, value: str | None)
               help="Audit log entries are kept this many days.")
 @click.option("--audit-max-rows", type=click.IntRange(1000), default=DEFAULTS.audit_max_rows, show_default=True,
               help="The audit log's newest entries kept at most.")
+@click.option("--webhooks-to-private", is_flag=True,
+              help="Let webhooks reach loopback, private, link-local and other non-public addresses (checked at "
+                   "registration and at each delivery). Only on a network you trust: an author's webhook could "
+                   "otherwise reach what only this server can (its database, a cloud's metadata service).")
+@click.option("--webhook-senders", type=click.IntRange(0), default=DEFAULTS.webhook_senders, show_default=True,
+              help="Threads sending webhook deliveries; 0: none in this process (another server sends them).")
+@click.option("--webhook-attempts", type=click.IntRange(1, 50), default=DEFAULTS.webhook_attempts, show_default=True,
+              help="A webhook delivery is tried this often, then given up.")
+@click.option("--webhook-retry-seconds", "webhook_retry_s", type=click.FloatRange(0.01), show_default=True,
+              default=DEFAULTS.webhook_retry_s, help="The wait before a delivery's first retry; doubled at each next.")
 @with_store()
 def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker: bool, join: Join,
           public_url: str | None,
           proxies: tuple[str, ...], sign_in_concurrency: int, max_header_bytes: int, header_timeout: float,
-          max_connections: int, store, **quotas) -> None:
+          max_connections: int, webhooks_to_private: bool, webhook_senders: int, webhook_attempts: int,
+          webhook_retry_s: float, store, **quotas) -> None:
     """Serve the web leaderboard, bot pages, replays and submissions (and their JSON API).
 
     Authors are held to the quotas below (docs/deploy.md, "Quotas"): over one, an upload is
@@ -78,6 +89,8 @@ def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker:
     settings = WebSettings(runs_dir=runs_dir, uploads_dir=runs_dir / "uploads", secure_cookies=secure_cookies,
                            worker=not no_worker, join=join, public_url=public_url, proxies=proxies,
                            sign_in_concurrency=sign_in_concurrency, max_header_bytes=max_header_bytes,
-                           header_timeout=header_timeout, max_connections=max_connections, **quotas)
+                           header_timeout=header_timeout, max_connections=max_connections,
+                           webhooks_to_private=webhooks_to_private, webhook_senders=webhook_senders,
+                           webhook_attempts=webhook_attempts, webhook_retry_s=webhook_retry_s, **quotas)
     click.echo(f"Arena on http://{host}:{port}/ (API: /api/v1/, schema: /api/v1/openapi.json)")
     run_server(create_app(store, settings), host, port)

@@ -21,6 +21,7 @@ bot retired while the ladder runs plays no match started after that.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections import deque
@@ -32,20 +33,23 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from referee import MatchResult, NoSpaceLeft, RefereeFailed
+from referee import MatchResult, NoSpaceLeft, RefereeFailed, limits
 from referee.spec import derive_secret
 from referee.textlog import printable
 
+from .. import notifications
 from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store
 from . import LeagueError, get_league, lease, live
 from .executor import Executor, LocalExecutor, MatchJob
 from .matchmaking import Candidate, pick_table
 from .ratings import ENV, BotRating, RatedGame, rate
-from .runner import match_job, playing, store_match
+from .runner import match_job, playing, store_match, tell_run_ended
 from .schedule import ScheduleOptions, Slot, games_per_match
 from .standings import rebuild_ratings
 from .status import remember_run
 from .waiting import DiskFull, finally_with_store, stopped, wait_for_room, with_store
+
+log = logging.getLogger("arena.league")
 
 POLL = 2.0  # seconds between looks at the entrants while fewer than a table may play
 REFEREE_FAILURES = 3  # in a row, no match stored between them: the ladder stops rather than spin
@@ -80,7 +84,7 @@ class LadderStatus:
 
 def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | None = None,
                duration: float | None = None, progress: Callable[[LadderStatus], None] | None = None,
-               executor: Executor | None = None) -> LadderStatus:
+               executor: Executor | None = None, ran_by: int | None = None) -> LadderStatus:
     """Plays ladder ``name``, ``jobs`` matches at a time, and returns what it did.
 
     ``until``: no new cycle is picked once the games stored, in flight and still to play in
@@ -90,6 +94,8 @@ def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | 
     SIGTERM too): the matches in flight are dropped, nothing half stored, and their referees
     end with this process. ``progress(status)`` is called as each match starts and ends.
     ``executor`` plays the matches (default: this machine's, :class:`LocalExecutor`).
+    Owners are told of rank changes every ``RANK_NOTICE_S`` while it runs, and as for a league
+    run (:func:`~arena.league.runner.run_league`), of its end, with ``ran_by``.
     """
     ladder = _Ladder(store, name, jobs, runs_dir, until,
                      None if duration is None else time.monotonic() + duration, progress, executor or LocalExecutor())
@@ -98,9 +104,17 @@ def run_ladder(store: Store, name: str, jobs: int, runs_dir: Path, until: int | 
         deadline = None if duration is None else datetime.now(UTC) + timedelta(seconds=duration)
         remember_run(store, ladder.league.id, {"until": until} if until is not None else
                      {"deadline": deadline.isoformat(timespec="seconds")} if deadline is not None else {})
-        status = ladder.run()
-        ladder.lease.check()
-        return status
+        try:
+            status = ladder.run()
+            ladder.lease.check()
+        except Exception as exc:
+            if ran_by is not None:  # the operator on the command line sees it there
+                tell_run_ended(store, name, ladder.status.games_run, ladder.status.failures, ran_by,
+                               str(exc) or type(exc).__name__)
+            raise
+    if status.games_run:
+        tell_run_ended(store, name, status.games_run, status.failures, ran_by)
+    return status
 
 
 def ratings_current(session: Any, league_id: int, failures: str) -> bool:
@@ -124,6 +138,7 @@ class _Ladder:
         self.executor = executor
         self.until, self.deadline, self.progress = until, deadline, progress
         self.started = time.monotonic()
+        self.ranks_told = self.started  # when owners were last told of rank changes
         with store() as session:
             league = get_league(session, name)
             self.options = ScheduleOptions.from_dict(league.schedule)
@@ -321,6 +336,12 @@ class _Ladder:
         if key in self.stored_in_cycle:  # not if abandoned meanwhile
             self.stored_in_cycle[key] += 1
         self._count_cycles()
+        if time.monotonic() - self.ranks_told >= limits.RANK_NOTICE_S:  # a ladder may run for weeks
+            self.ranks_told = time.monotonic()
+            try:
+                notifications.rank_changes(self.store, self.name)
+            except Exception:  # news never stops the ladder
+                log.exception("ladder %s: telling of rank changes failed", self.name)
 
     def _rate(self, session: Any, match: Match, games: list[Game]) -> tuple[dict[int, BotRating], int]:
         """In the match's transaction: its bots' ratings after its games, from those stored, and

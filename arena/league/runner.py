@@ -6,6 +6,7 @@ one transaction when it ends, and a rerun plays only what is not stored.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from referee import MatchResult, NoSpaceLeft, RefereeFailed
 from referee.spec import BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
+from .. import notifications
 from ..store import Bot, Game, League, Match, Store
 from . import LeagueError, get_league, lease, live
 from .executor import Executor, LocalExecutor, MatchJob
@@ -31,6 +33,7 @@ from .status import remember_run
 from .waiting import DiskFull, finally_with_store, stopped, wait_for_room, with_store
 
 T = TypeVar("T")
+log = logging.getLogger("arena.league")
 
 
 @dataclass
@@ -50,7 +53,8 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                progress: Callable[[int, int], None] | None = None,
                on_start: Callable[[int], None] | None = None, executor: Executor | None = None,
                match_started: Callable[[MatchJob], None] | None = None,
-               match_ended: Callable[[MatchJob, MatchResult | None], None] | None = None) -> RunSummary:
+               match_ended: Callable[[MatchJob, MatchResult | None], None] | None = None,
+               ran_by: int | None = None) -> RunSummary:
     """Plays every match of rounds 0..rounds-1 not yet stored, ``jobs`` at a time, on
     ``executor`` (default: this machine's, :class:`LocalExecutor`).
 
@@ -61,6 +65,10 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     referee failed or another runner stored it first). A referee that fails does not stop
     the others: once all have ended, the first failure is raised (its match is not stored, so
     the next run plays it again).
+
+    A run that played something tells the owners of the league's bots, and ``ran_by`` (the
+    account of the admin who started it from the server), that it finished, then owners of their
+    bots' rank changes; one that failed tells ``ran_by`` why (:mod:`arena.notifications`).
     """
     executor = executor or LocalExecutor()
     start = time.monotonic()
@@ -71,8 +79,24 @@ def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
             raise LeagueError(f"{printable(name)} is a ladder: run it with `arena ladder run {printable(name)}`")
         entrants = playing(league)
     with lease.acquire(store, league.id, name, "league run") as held:  # one runner per league
-        return _play(store, name, rounds, jobs, runs_dir, progress, on_start, executor, match_started, match_ended,
-                     league, options, entrants, held, start)
+        try:
+            summary = _play(store, name, rounds, jobs, runs_dir, progress, on_start, executor, match_started,
+                            match_ended, league, options, entrants, held, start)
+        except Exception as exc:
+            if ran_by is not None:  # the operator on the command line sees it there
+                tell_run_ended(store, name, 0, 0, ran_by, str(exc) or type(exc).__name__)
+            raise
+    if summary.games_run:
+        tell_run_ended(store, name, summary.games_run, summary.failures, ran_by)
+    return summary
+
+
+def tell_run_ended(store: Store, name: str, games: int, failures: int, ran_by: int | None, error: str = "") -> None:
+    """:func:`arena.notifications.run_finished`, which never fails the run it reports."""
+    try:
+        notifications.run_finished(store, name, games, failures, ran_by, error)
+    except Exception:
+        log.exception("league %s: telling of the run's end failed", name)
 
 
 def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
@@ -274,6 +298,7 @@ def store_match(store: Store, league_id: int, job: MatchJob, result: MatchResult
                           failures=g["failures"], record_path=str(job.out_dir / g["record"])) for g in result.games]
             session.add_all(games)
             session.execute(live.slot(league_id, job.slot.round, job.slot.key))  # played: no longer live
+            notifications.after_match(session, league_id, games)  # a bot failing too often: its owner is told
             if also is None:
                 return True
             session.flush()

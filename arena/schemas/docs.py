@@ -34,6 +34,7 @@ from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
 from .leagues import Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
 from .moderation import AuditEntryOut, AuditPage, Disqualified, UsersOut
+from .notifications import DeliveryOut, FeedOut, Inbox, WebhookOut
 from .teams import TeamListed, TeamMembersListed, TeamOut
 
 
@@ -72,7 +73,8 @@ LISTINGS: dict[str, Listing] = {
 ANSWERS: tuple[type[Out], ...] = (AccountOut, SignedUp, TokenOut, NewToken, PasswordChanged, InviteOut, NewInvite,
                                   LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
                                   ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, TeamListed, TeamOut,
-                                  Disqualified, UsersOut, UserListed, AuditPage)
+                                  Disqualified, UsersOut, UserListed, AuditPage, Inbox, FeedOut, WebhookOut,
+                                  DeliveryOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"
 

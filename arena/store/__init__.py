@@ -22,6 +22,7 @@ from .models import (
     AuditEntry,
     Base,
     Bot,
+    BotHealth,
     Entry,
     Game,
     ImageArchive,
@@ -31,12 +32,17 @@ from .models import (
     LeagueLease,
     LiveMatch,
     Match,
+    Notification,
+    NotificationFeed,
+    RankMark,
     Rating,
     RatingHistory,
     Submission,
     Team,
     TeamMember,
     User,
+    Webhook,
+    WebhookDelivery,
     WebSession,
     WorkerResult,
 )
@@ -200,6 +206,7 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["ApiToken", "AuditEntry", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "Invite", "League",
-           "LeagueLease", "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew",
-           "Submission", "Team", "TeamMember", "User", "WebSession", "WorkerResult", "open_store", "store_url"]
+__all__ = ["ApiToken", "AuditEntry", "Base", "Bot", "BotHealth", "Entry", "Game", "ImageArchive", "ImageChunk",
+           "Invite", "League", "LeagueLease", "LiveMatch", "Match", "Notification", "NotificationFeed", "RankMark",
+           "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "Team", "TeamMember", "User",
+           "WebSession", "Webhook", "WebhookDelivery", "WorkerResult", "open_store", "store_url"]

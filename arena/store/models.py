@@ -439,3 +439,94 @@ class AuditEntry(Base):
     target: Mapped[str] = mapped_column(String(256), default="")  # "bot 12", "user alice", ...
     status: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the HTTP answer's
     detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class Notification(Base):
+    """A line of news in an account's inbox (``arena/notifications.py``): a submission entered or
+    refused, a scrimmage done, a bot failing often, a rank changed, a run finished. ``text`` is
+    made printable and capped when written; it may quote a bot's or an author's words."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_user", "user_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    event: Mapped[str] = mapped_column(String(40))  # "submission.entered", "run.finished", ...
+    text: Mapped[str] = mapped_column(Text)
+    url: Mapped[str | None] = mapped_column(String(512), nullable=True)  # a path of the site: what it is about
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)  # the event's facts, for programs
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class NotificationFeed(Base):
+    """An account's Atom feed: its URL holds a random token, of which only the SHA-256 is kept."""
+
+    __tablename__ = "notification_feeds"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Webhook(Base):
+    """A URL an account registered: every notification of the account is POSTed there, signed
+    with HMAC-SHA256 under ``secret`` (which the account was shown once; kept as it is, since
+    signing needs it)."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    url: Mapped[str] = mapped_column(String(2048))
+    secret: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+DeliveryStatus = Literal["pending", "delivered", "failed"]
+
+
+class WebhookDelivery(Base):
+    """One notification on its way to one webhook: written with the notification, in the same
+    transaction, and sent by the server's senders (``arena/webhooks.py``) until the receiver
+    answers 2xx or the attempts run out. ``body`` is fixed when written: every attempt sends the
+    same bytes under the same ``delivery_id``. A sender claims a row by moving ``next_attempt_at``
+    past the attempt's end, so a sender that dies leaves it to be tried again."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    webhook_id: Mapped[int] = mapped_column(ForeignKey("webhooks.id"), index=True)
+    delivery_id: Mapped[str] = mapped_column(String(64), unique=True)
+    event: Mapped[str] = mapped_column(String(40))
+    body: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # a DeliveryStatus
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_status: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the receiver's last HTTP status
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class BotHealth(Base):
+    """A bot's last games in a league, failed or not ("1" or "0", oldest first, at most
+    ``FAILURE_WINDOW``), and whether its owner was told it fails too often (told once per crossing)."""
+
+    __tablename__ = "bot_health"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), primary_key=True)
+    recent: Mapped[str] = mapped_column(String(64), default="")
+    alerted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class RankMark(Base):
+    """A bot's rank in a league as its owner was last told (or first saw it): a change is news."""
+
+    __tablename__ = "rank_marks"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), primary_key=True)
+    rank: Mapped[int] = mapped_column(Integer)

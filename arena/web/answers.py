@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse
 
+from ..notifications import unread_count
 from .auth import identify
 
 API = "/api/v1"
@@ -20,10 +21,12 @@ def is_api(request: Request) -> bool:
 
 
 def render(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
-    """A page: ``template`` with ``context``, plus who is asking (``account``) for the header."""
+    """A page: ``template`` with ``context``, plus who is asking (``account``) and their unread
+    notifications (``unread``) for the header."""
     try:
         account = identify(request)
     except HTTPException:
         account = None
+    unread = unread_count(request.app.state.store, account.id) if account is not None else 0
     return request.app.state.templates.TemplateResponse(
-        request, template, {"account": account, **context}, status_code=status_code)
+        request, template, {"account": account, "unread": unread, **context}, status_code=status_code)

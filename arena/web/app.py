@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import access
 from ..league import LeagueError, NotAllowed
 from ..store import Store
-from . import accounts, bots, games, leagues, moderation, signin, submissions, teams
+from . import accounts, bots, games, leagues, moderation, notifications, signin, submissions, teams
 from .answers import API, is_api, render
 from .audit import AuditMiddleware
 from .auth import NotSignedIn
@@ -49,10 +49,12 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         if settings.worker:
             submissions.start_worker(app)
+        notifications.start_senders(app)
         try:
             yield
         finally:
             submissions.stop_worker(app)
+            notifications.stop_senders(app)
             app.state.guard.gate.close()
 
     app = Arena(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -121,7 +123,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, accounts, leagues, bots, games, submissions, teams, moderation):
+    for module in (signin, accounts, leagues, bots, games, submissions, teams, moderation, notifications):
         app.include_router(module.router)
     # every state-changing request, of every router (those added later too), leaves an audit entry
     app.add_middleware(AuditMiddleware)

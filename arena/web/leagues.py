@@ -203,7 +203,8 @@ class Runs:
         with self.lock:
             return self.runs.get(name)
 
-    def start(self, store: Store, name: str, rounds: int, jobs: int, runs_dir: Path) -> LeagueRun:
+    def start(self, store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
+              ran_by: int | None = None) -> LeagueRun:
         with store() as session:
             league = get_league(session, name)
             entered = len(league.entries)
@@ -216,10 +217,11 @@ class Runs:
                 raise HTTPException(409, f"league {name} is running already ({current.games_played} game(s) "
                                          "played): wait for it to end")
             run = self.runs[name] = LeagueRun(name, rounds, jobs)
-        threading.Thread(target=self._run, args=(store, run, runs_dir), name=f"league-{name}", daemon=True).start()
+        threading.Thread(target=self._run, args=(store, run, runs_dir, ran_by), name=f"league-{name}",
+                         daemon=True).start()
         return run
 
-    def _run(self, store: Store, run: LeagueRun, runs_dir: Path) -> None:
+    def _run(self, store: Store, run: LeagueRun, runs_dir: Path, ran_by: int | None = None) -> None:
         def started(total: int) -> None:
             run.games_total = total
 
@@ -239,9 +241,10 @@ class Runs:
             if options.format == "ladder":  # a ladder's round is one match: ROUNDS more, in whole cycles of k
                 run.games_total = -(-run.rounds // k) * k * games_per_match(k, options)
                 run_ladder(store, run.league, run.jobs, runs_dir, until=stored + run.games_total,
-                           progress=ladder_progress)
+                           progress=ladder_progress, ran_by=ran_by)
             else:
-                run_league(store, run.league, run.rounds, run.jobs, runs_dir, progress=progress, on_start=started)
+                run_league(store, run.league, run.rounds, run.jobs, runs_dir, progress=progress, on_start=started,
+                           ran_by=ran_by)
             run.status = "finished"
         except Exception as exc:  # noqa: BLE001 - the run's state says why; the server goes on
             if not isinstance(exc, LeagueError):
@@ -313,7 +316,8 @@ def api_create(request: Request, account: Admin, body: CreateLeague) -> LeagueOu
 def api_run(request: Request, account: Admin, name: str, body: RunRequest | None = None) -> RunState:
     """Starts playing the league's rounds in the server (admin only); 409 while it runs already."""
     body = body or RunRequest()
-    return runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request)).state()
+    return runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request),
+                                  account.id).state()
 
 
 @router.get(API + "/leagues/{name}/run", tags=["leagues"])
@@ -392,7 +396,7 @@ def run_form(request: Request, account: Admin, name: str, rounds: Annotated[int,
         body = RunRequest(rounds=rounds, jobs=jobs)
     except ValueError as exc:
         raise HTTPException(400, _first_problem(exc)) from None
-    runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request))
+    runs_of(request).start(_store(request), name, body.rounds, body.jobs, _runs_dir(request), account.id)
     return RedirectResponse(f"/leagues/{quote(name, safe='')}#run", status_code=303)
 
 

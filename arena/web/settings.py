@@ -68,6 +68,14 @@ class WebSettings:
     max_headers: int = 100  # header fields in a request; past it 431
     header_timeout: float = 10.0  # seconds for a request's whole head, from its first byte (or the connection)
     max_connections: int = 1000  # open connections; past it, requests get 503
+    # webhooks (arena/webhooks.py; defaults in referee/limits.py, "Notifications"; docs/deploy.md)
+    webhook_senders: int = limits.WEBHOOK_SENDERS  # threads sending deliveries; 0: none in this process
+    # deliveries (and registrations) to loopback, private, link-local... addresses: only on a closed
+    # network the operator trusts, or for tests: a webhook could otherwise reach what only the server can
+    webhooks_to_private: bool = False
+    webhook_attempts: int = limits.WEBHOOK_ATTEMPTS
+    webhook_retry_s: float = limits.WEBHOOK_RETRY_S  # the first retry's wait, doubled at each next
+    webhook_timeout_s: float = limits.WEBHOOK_TIMEOUT_S
 
     def __post_init__(self) -> None:
         if self.join not in JOIN_MODES:

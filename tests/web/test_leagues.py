@@ -204,6 +204,12 @@ def test_an_admin_creates_and_runs_a_league_over_the_api(league_site):
             time.sleep(0.5)
         assert state["status"] == "finished", state
         assert (state["games_total"], state["games_played"], state["error"]) == (3, 3, "")
+        for user in ("admin", "alice", "bob"):  # the admin who ran it and its bots' owners were told
+            with league_site.client(user) as client:
+                told = [n for n in client.get("/api/v1/notifications").json()["notifications"]
+                        if n["data"].get("league") == "served"]
+            assert [n["event"] for n in told] == ["run.finished"], (user, told)
+            assert told[0]["text"].startswith("the run of served finished: 3 game(s) played"), told
         board = admin.get("/api/v1/leagues/served/leaderboard").json()
         assert board["league"]["games"] == 3 and all(r["games"] == 3 for r in board["rows"])
         assert board["rows"] == leaderboard(league_site.store, "served")
@@ -231,6 +237,9 @@ def test_an_admin_creates_and_runs_a_ladder_in_whole_cycles(league_site):
             time.sleep(0.5)
         assert (state["status"], state["games_total"], state["games_played"], state["error"]) == \
             ("finished", 4, 4, ""), state
+        told = [n for n in admin.get("/api/v1/notifications").json()["notifications"]
+                if n["data"].get("league") == "served-ladder"]
+        assert [(n["event"], n["data"]["games"]) for n in told] == [("run.finished", 4)], told
         board = admin.get("/api/v1/leagues/served-ladder/leaderboard").json()
         assert board["league"]["games"] == 4 and [r["games"] for r in board["rows"]] == [4, 4]
         assert "this many more matches of the ladder" in admin.get("/leagues/served-ladder").text

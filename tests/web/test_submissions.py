@@ -120,6 +120,11 @@ def test_a_submission_goes_queued_building_checking_entered(league_site, entered
         assert session.scalar(select(Entry).where(Entry.league_id == league_id, Entry.bot_id == bot.id))
         assert session.get(Submission, submission["id"]).status == "entered"
     assert submission["bot_url"] == f"/bots/{bot.id}"
+    with league_site.client("alice") as alice:  # and its author was told, once
+        told = [n for n in alice.get("/api/v1/notifications").json()["notifications"]
+                if n["data"].get("submission") == submission["id"]]
+    assert [(n["event"], n["text"], n["url"]) for n in told] == [
+        ("submission.entered", f"{NAME}@1 was entered in {LEAGUE} (submission {submission['id']})", submission["url"])]
     uploads = league_site.runs_dir.parent / "uploads"
     assert os.listdir(uploads) == [], "the unpacked folder was not removed once built"
     print(f"a submission entered in {seconds:.1f} s")
@@ -182,6 +187,10 @@ def test_a_broken_dockerfile_is_refused_with_the_builds_error(league_site, leagu
     assert os.listdir(league_site.runs_dir.parent / "uploads") == []
     with league_site.client("alice") as alice:  # the page shows why, escaped
         assert "returned a non-zero code: 3" in alice.get(submission["url"]).text
+        told = [n for n in alice.get("/api/v1/notifications").json()["notifications"]
+                if n["data"].get("submission") == submission["id"]]
+    assert [(n["event"], n["data"]["reason"]) for n in told] == [("submission.refused", submission["error"])]
+    assert "returned a non-zero code: 3" in told[0]["text"]
 
 
 def test_a_bot_that_fails_its_check_is_refused_and_its_image_removed(league_site, league, docker_client, tmp_path):
