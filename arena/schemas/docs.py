@@ -21,7 +21,7 @@ from .accounts import AccountOut, SubmissionOut, SubmissionSummary, UserListed
 from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
-from .leagues import Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
+from .leagues import Crosstable, Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ LISTINGS: dict[str, Listing] = {
 }
 
 # the API's answers (a list of one: the same table)
-ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
+ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, Crosstable, RunState, BotOut, Retired, MatchOut, GameOut,
                                   ReplayOut, LiveOut, SubmissionSummary, SubmissionOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"

@@ -32,6 +32,7 @@ from referee import limits
 from .. import access
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
+from ..league.crosstable import crosstable
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
 from ..league.schedule import (
@@ -43,7 +44,7 @@ from ..league.schedule import (
     games_per_match,
 )
 from ..league.standings import NEW_DAYS, Standings, standings
-from ..schemas.leagues import Leaderboard, LeaderboardRow, LeagueOut, Order, RunState, SortKey
+from ..schemas.leagues import Crosstable, CrosstableBot, CrosstablePair, Leaderboard, LeaderboardRow, LeagueOut, Order, RunState, SortKey
 from ..store import Game, League, Match, Store
 from ..store.models import now
 from .answers import API, render
@@ -163,6 +164,40 @@ class Drawn:
         return drawn
 
 
+def crosstable_of(store: Store, name: str) -> Crosstable:
+    """The league's crosstable as the API answers it (:mod:`arena.league.crosstable`)."""
+    table = crosstable(store, name)
+    return Crosstable(league=table.league, games=table.games, hidden_games=table.hidden_games,
+                      bots=[CrosstableBot(**bot) for bot in table.bots],
+                      pairs=[CrosstablePair(a=p.a, b=p.b, games=p.games, a_ahead=p.a_ahead, b_ahead=p.b_ahead,
+                                            level=p.level, mean_rank_difference=p.mean_rank_difference, low=p.low,
+                                            high=p.high, p_value=p.p_value) for p in table.pairs])
+
+
+class DrawnCrosstables:
+    """What was drawn from a league's crosstable (its JSON, its page's matrix), by league and
+    standings version: as the leaderboard's, drawn once per change of the league."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple, Any] = OrderedDict()
+
+    def get(self, store: Store, name: str, kind: str, draw: Callable[[Crosstable], Any]) -> Any:
+        key = (name, standings(store, name).version, kind)
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        drawn = draw(crosstable_of(store, name))
+        with self.lock:
+            self.items[key] = drawn
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return drawn
+
+
 def _app_state(request: Request, attribute: str, make: Callable[[], Any]) -> Any:
     with _state_lock:
         if not hasattr(request.app.state, attribute):
@@ -259,6 +294,10 @@ def drawn_of(request: Request) -> Drawn:
     return _app_state(request, "league_boards", Drawn)
 
 
+def crosstables_of(request: Request) -> DrawnCrosstables:
+    return _app_state(request, "league_crosstables", DrawnCrosstables)
+
+
 def _store(request: Request) -> Store:
     return request.app.state.store
 
@@ -298,6 +337,15 @@ def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: 
     bot's P(rank 1), P(top k), 90% rank interval and whether its rank is settled."""
     body = drawn_of(request).get(_store(request), name, sort, order or _default_order(sort), "json",
                                  lambda data: data.model_dump_json().encode(), top)
+    return Response(body, media_type="application/json")
+
+
+@router.get(API + "/leagues/{name}/crosstable", tags=["leagues"], response_model=Crosstable)
+def api_crosstable(request: Request, name: str) -> Response:
+    """Every pair of the league's entrants head to head: games together, games each finished
+    ahead, the mean rank difference with its 95% interval, and a sign test; only public games
+    (whose duplicate cycle is all stored) count."""
+    body = crosstables_of(request).get(_store(request), name, "json", lambda data: data.model_dump_json().encode())
     return Response(body, media_type="application/json")
 
 
@@ -352,6 +400,25 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
     run = runs_of(request).get(name) if access.may_manage_leagues(account) else None
     return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
                                                 "max_jobs": MAX_JOBS})
+
+
+@router.get("/leagues/{name}/crosstable", include_in_schema=False)
+def crosstable_page(request: Request, account: Viewer, name: str) -> Response:
+    templates = request.app.state.templates
+
+    def matrix(data: Crosstable) -> tuple[Crosstable, Markup]:
+        cells: dict[tuple[int, int], dict[str, Any]] = {}
+        for p in data.pairs:  # each pair seen from both sides: the row's bot first
+            cells[(p.a, p.b)] = {"games": p.games, "ahead": p.a_ahead, "behind": p.b_ahead, "level": p.level,
+                                 "diff": p.mean_rank_difference, "low": p.low, "high": p.high, "p": p.p_value}
+            cells[(p.b, p.a)] = {"games": p.games, "ahead": p.b_ahead, "behind": p.a_ahead, "level": p.level,
+                                 "diff": -p.mean_rank_difference, "p": p.p_value,
+                                 "low": None if p.high is None else -p.high, "high": None if p.low is None else -p.low}
+        html = templates.get_template("crosstable_table.html").render(table=data, cells=cells)
+        return data, Markup(html)
+
+    data, html = crosstables_of(request).get(_store(request), name, "html", matrix)
+    return render(request, "crosstable.html", {"table": data, "matrix": html})
 
 
 def _settings_lines(text: str) -> dict[str, str]:
