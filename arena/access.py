@@ -66,6 +66,11 @@ def _manages(asker: Account | None, bot: Owned) -> bool:
     return _owns(asker, bot)
 
 
+def is_own(asker: Account | None, bot: Owned) -> bool:
+    """``bot`` is the asker's own: its rows are highlighted on boards (the operator's bots are nobody's)."""
+    return _owns(asker, bot)
+
+
 def may_submit(asker: Account | None, versions: Iterable[Owned]) -> bool:
     """A new version of a bot name, whose registered ``versions`` are these (none: a new name)."""
     return asker is not None and all(_manages(asker, bot) for bot in versions)

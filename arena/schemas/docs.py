@@ -52,8 +52,8 @@ LISTINGS: dict[str, Listing] = {
 }
 
 # the API's answers (a list of one: the same table)
-ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, Crosstable, RunState, BotOut, Retired, MatchOut, GameOut,
-                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut)
+ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, Crosstable, RunState, BotOut, Retired,
+                                  MatchOut, GameOut, ReplayOut, LiveOut, SubmissionSummary, SubmissionOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"
 

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import access
 from ..league import LeagueError, NotAllowed
+from ..owners import owner_label
 from ..store import Store
 from . import bots, games, leagues, signin, submissions
 from .answers import API, is_api, render
@@ -63,6 +64,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                      undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     environment.globals["may_manage_leagues"] = access.may_manage_leagues  # the admin's forms
+    environment.globals["owner_label"] = owner_label  # who a bot is shown as belonging to
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 

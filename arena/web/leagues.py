@@ -30,6 +30,7 @@ from arena_games import GAMES
 from referee import limits
 
 from .. import access
+from ..accounts import Account
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.crosstable import crosstable
@@ -44,8 +45,18 @@ from ..league.schedule import (
     games_per_match,
 )
 from ..league.standings import NEW_DAYS, Standings, standings
-from ..schemas.leagues import Crosstable, CrosstableBot, CrosstablePair, Leaderboard, LeaderboardRow, LeagueOut, Order, RunState, SortKey
-from ..store import Game, League, Match, Store
+from ..schemas.leagues import (
+    Crosstable,
+    CrosstableBot,
+    CrosstablePair,
+    Leaderboard,
+    LeaderboardRow,
+    LeagueOut,
+    Order,
+    RunState,
+    SortKey,
+)
+from ..store import Bot, Entry, Game, League, Match, Store
 from ..store.models import now
 from .answers import API, render
 from .auth import Admin, Viewer
@@ -113,6 +124,9 @@ COLUMNS: list[tuple[str, str, str, Order]] = [
     ("p_top", "P(top k)", "num", "desc"), ("rank_high", "90% ranks", "num", "asc"),
 ]
 KIND = {key: kind for key, _, kind, _ in COLUMNS}
+# the columns shown only on "all columns": the rest (rank, name, version, author, mu - 3 sigma, games, wins,
+# failure rate, P(1st), rank interval) fit a laptop's width; a phone scrolls them inside the table's box
+MORE = frozenset({"language", "mu", "sigma", "upper", "p_top"})
 
 
 def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[str, Any]]:
@@ -393,13 +407,24 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
     def table(data: Leaderboard) -> tuple[LeagueOut, Markup]:
         bars = interval_bars((r.bot_id, r.mu, r.sigma) for r in data.rows)
         html = templates.get_template("leaderboard_table.html").render(
-            board=data, columns=COLUMNS, bars=bars, new_days=NEW_DAYS, samples=SAMPLES, level=LEVEL)
+            board=data, columns=COLUMNS, more=MORE, bars=bars, new_days=NEW_DAYS, samples=SAMPLES, level=LEVEL)
         return data.league, Markup(html)
 
     league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)
     run = runs_of(request).get(name) if access.may_manage_leagues(account) else None
     return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
-                                                "max_jobs": MAX_JOBS})
+                                                "max_jobs": MAX_JOBS, "mine": _mine(request, account, name)})
+
+
+def _mine(request: Request, account: Account | None, name: str) -> list[int]:
+    """The ids of the league's bots that are the viewer's own (highlighted by static/board.js);
+    nobody's for the public, so an anonymous view costs no query."""
+    if account is None:
+        return []
+    with _store(request).engine.connect() as connection:
+        rows = connection.execute(select(Bot.id, Bot.owner_id).join(Entry, Entry.bot_id == Bot.id)
+                                  .join(League, League.id == Entry.league_id).where(League.name == name)).all()
+    return [row.id for row in rows if access.is_own(account, row)]
 
 
 @router.get("/leagues/{name}/crosstable", include_in_schema=False)
@@ -412,8 +437,9 @@ def crosstable_page(request: Request, account: Viewer, name: str) -> Response:
             cells[(p.a, p.b)] = {"games": p.games, "ahead": p.a_ahead, "behind": p.b_ahead, "level": p.level,
                                  "diff": p.mean_rank_difference, "low": p.low, "high": p.high, "p": p.p_value}
             cells[(p.b, p.a)] = {"games": p.games, "ahead": p.b_ahead, "behind": p.a_ahead, "level": p.level,
-                                 "diff": -p.mean_rank_difference, "p": p.p_value,
-                                 "low": None if p.high is None else -p.high, "high": None if p.low is None else -p.low}
+                                 "diff": -p.mean_rank_difference or 0.0, "p": p.p_value,  # or: never "-0.00"
+                                 "low": None if p.high is None else -p.high or 0.0,
+                                 "high": None if p.low is None else -p.low or 0.0}
         html = templates.get_template("crosstable_table.html").render(table=data, cells=cells)
         return data, Markup(html)
 
