@@ -12,9 +12,9 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from sqlalchemy import bindparam, select
@@ -25,7 +25,8 @@ from ..bots.config import AUTHOR_CHARS
 from ..bots.registry import retire_bot
 from ..league import NotAllowed
 from ..league.standings import standings
-from ..league.stats import bot_in_league
+from ..league.stats import bot_games, bot_in_league
+from ..owners import owner_label
 from ..schemas.bots import (
     BotLeagueOut,
     BotOut,
@@ -183,12 +184,47 @@ def _retire(request: Request, account: Account, bot_id: int) -> Bot:
         raise HTTPException(403, str(exc)) from None
 
 
+GAMES_PAGE = 25  # games a page of a bot's list of games
+MAX_GAMES_PAGE = 100_000  # pages: past the last shows none
+
+
+def compare_versions(request: Request, data: BotOut) -> list[dict[str, Any]]:
+    """Every version of the bot's name side by side, in each league any of them entered: its rank,
+    rating, games, wins and failure rate there; by league, then newest version first."""
+    store = request.app.state.store
+    ids = [data.id, *(v.id for v in data.versions)]
+    labels = {data.id: (data.version, data.retired_at is not None),
+              **{v.id: (v.version, v.retired) for v in data.versions}}
+    with store.engine.connect() as connection:
+        entries = connection.execute(select(Entry.bot_id, League.name).join(League, League.id == Entry.league_id)
+                                     .where(Entry.bot_id.in_(ids))).all()
+    out = []
+    for bot_id, league in entries:
+        now = standings(store, league)
+        row = next((r for r in now.rows if r["bot_id"] == bot_id), None)
+        if row is None:
+            continue
+        version, retired = labels[bot_id]
+        out.append({"league": league, "bot_id": bot_id, "version": version, "retired": retired,
+                    "current": bot_id == data.id, "rank": row["rank"], "entrants": len(now.rows),
+                    **{k: row[k] for k in ("exposure", "mu", "sigma", "games", "wins", "failure_rate")}})
+    return sorted(out, key=lambda r: (r["league"], -r["bot_id"]))
+
+
 @router.get("/bots/{bot_id}", include_in_schema=False)
-def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
+def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None,
+             games: Annotated[int, Query(ge=1, le=MAX_GAMES_PAGE, description="the page of its games")] = 1,
+             ) -> Response:
     data, bot, details = bot_page_data(request, bot_id, league)
+    listed, total = ([], 0) if data.league is None else bot_games(
+        request.app.state.store, data.league, bot_id, account, (games - 1) * GAMES_PAGE, GAMES_PAGE)
     return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
-                                        and access.may_retire(account, bot)})
+                                        and access.may_retire(account, bot),
+                                        "owner": owner_label(bot.owner),
+                                        "games": listed, "games_total": total, "games_page": games,
+                                        "games_pages": max(1, -(-total // GAMES_PAGE)),
+                                        "versions": compare_versions(request, data) if data.versions else []})
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)
