@@ -65,6 +65,9 @@ RULES: list[tuple[str, Ask, tuple[bool, bool, bool, bool]]] = [
      (False, False, False, False)),
     ("see a submission", lambda a: access.may_see_submission(a, Submission(ALICE)), (False, False, True, False)),
     ("create and run leagues", access.may_manage_leagues, (False, False, False, True)),
+    # not a permission: whose rows a board highlights as the asker's own (an admin's are not the operator's)
+    ("an author's bot is one's own", lambda a: access.is_own(a, ALICES_BOT), (False, False, True, False)),
+    ("the operator's bot is one's own", lambda a: access.is_own(a, OPERATORS_BOT), (False, False, False, False)),
 ]
 
 
