@@ -5,6 +5,7 @@ the board filters as one types and highlights the signed-in author's own rows.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -134,4 +135,41 @@ def test_filtering_the_board_and_ones_own_rows(board_site, browser):
     box.send_keys("ALICE")  # by author, any case
     wait_for(browser, lambda d: sorted(map(int, visible(d))) == [1, 2, 3, 4, 5], "alice's bots alone")
     screenshot(browser, "leaderboard-filtered")
+    browser.delete_all_cookies()
+
+
+def test_an_admins_run_is_followed_without_a_reload(league_site, browser):
+    """A league run from the server, on the sample bots in containers: the admin's page says
+    "N of M game(s) played" and follows the run by itself (no reload while it runs)."""
+    from selenium.webdriver.common.by import By
+
+    from arena.league.entries import join_league
+
+    with league_site.client("admin") as admin:
+        assert admin.post("/api/v1/leagues", json={"name": "followed", "game": "prohis", "players": 3,
+                                                   "deals": 1}).status_code == 201
+        for bot in ("random", "first-legal", "prohis-heuristic"):
+            join_league(league_site.store, "followed", bot)
+        sign_in(browser, league_site.url, "admin")
+        started = admin.post("/api/v1/leagues/followed/run", json={"rounds": 3, "jobs": 1})
+        assert started.status_code == 202, started.text
+        browser.get(f"{league_site.url}/leagues/followed#run")
+        browser.execute_script("window.arenaNoReload = true;")  # gone if the page reloads
+        games = browser.find_element(By.ID, "run-games")
+        first = games.text
+        assert re.fullmatch(r"\d+ of (9|\(counting…\)) game\(s\) played", first), first
+
+        def moved(driver) -> bool:  # updated in place, while the run goes on
+            if not driver.execute_script("return window.arenaNoReload === true;"):
+                raise AssertionError("the page reloaded before the run ended")
+            text = driver.find_element(By.ID, "run-games").text
+            return text != first and re.fullmatch(r"[1-8] of 9 game\(s\) played", text) is not None
+
+        wait_for(browser, moved, "the run's count to move without a reload", 240)
+        assert browser.find_element(By.ID, "run-status").text == "running"
+        # once it ends, the page reloads once, for the new standings
+        wait_for(browser, lambda d: d.find_element(By.ID, "run-state").get_attribute("data-status") == "finished"
+                 and not d.execute_script("return window.arenaNoReload === true;"), "the run to end", 240)
+        assert browser.find_element(By.ID, "run-games").text == "9 of 9 game(s) played"
+        screenshot(browser, "league-run-followed")
     browser.delete_all_cookies()
