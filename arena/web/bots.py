@@ -25,7 +25,7 @@ from ..bots.config import AUTHOR_CHARS
 from ..bots.registry import retire_bot
 from ..league import NotAllowed
 from ..league.standings import Standings, standings
-from ..league.stats import BotGame, bot_games, bot_in_league
+from ..league.stats import bot_games, bot_in_league
 from ..owners import owner_label
 from ..schemas.bots import (
     BotLeagueOut,
@@ -190,31 +190,34 @@ def _retire(request: Request, account: Account, bot_id: int) -> Bot:
 
 
 class GamesCache:
-    """A page of a bot's games (:func:`~arena.league.stats.bot_games`), by league, version of its
-    standings, bot, page and asker (the public's shared by every anonymous view): a bot page is
+    """A page of a bot's games (:func:`~arena.league.stats.bot_games`), drawn, by league, version of
+    its standings, bot, page and asker (the public's shared by every anonymous view): a bot page is
     read far more often than its league changes."""
 
     SIZE = 1024
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.items: OrderedDict[tuple, tuple[list[BotGame], int]] = OrderedDict()
+        self.items: OrderedDict[tuple, Markup] = OrderedDict()
 
     def get(self, request: Request, league: str, version: str, bot_id: int, asker: Account | None,
-            page: int) -> tuple[list[BotGame], int]:
+            page: int) -> Markup:
         """``version``: of the league's standings, as the page read them."""
-        store = request.app.state.store
         key = (league, version, bot_id, page, None if asker is None else asker.id)
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
-        found = bot_games(store, league, bot_id, asker, (page - 1) * GAMES_PAGE, GAMES_PAGE)
+        games, total = bot_games(request.app.state.store, league, bot_id, asker, (page - 1) * GAMES_PAGE,
+                                 GAMES_PAGE)
+        html = Markup(request.app.state.templates.get_template("bot_games.html").render(
+            bot=SimpleNamespace(league=league), games=games, games_total=total, games_page=page,
+            games_pages=max(1, -(-total // GAMES_PAGE))))
         with self.lock:
-            self.items[key] = found
+            self.items[key] = html
             while len(self.items) > self.SIZE:
                 self.items.popitem(last=False)
-        return found
+        return html
 
 
 def _games_cache(request: Request) -> GamesCache:
@@ -264,14 +267,13 @@ def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None =
              ) -> Response:
     read: dict[str, Standings] = {}
     data, bot, details = bot_page_data(request, bot_id, league, read)
-    listed, total = ([], 0) if data.league is None else _games_cache(request).get(
+    games_html = None if data.league is None else _games_cache(request).get(
         request, data.league, read[data.league].version, bot_id, account, games)
     return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
                                         and access.may_retire(account, bot),
                                         "owner": owner_label(bot.owner),
-                                        "games": listed, "games_total": total, "games_page": games,
-                                        "games_pages": max(1, -(-total // GAMES_PAGE)),
+                                        "games_html": games_html,
                                         "versions": compare_versions(request, data, read) if data.versions else []})
 
 
