@@ -95,3 +95,18 @@ def test_the_submissions_list_shows_rank_outlook_and_refusal(empty_site):
     assert re.search(r'">&lt;script&gt;alert\(1\)&lt;/script&gt; does not build <a href="/submissions/\d+">more</a>',
                      page)
     assert outlook(store, "cross", a).state == "next-run"
+
+
+def test_what_an_author_is_told_of_when_the_bot_plays():
+    from arena.league.outlook import LeagueOutlook
+
+    robin, ladder = LeagueOutlook("r", 3, False, 5, False), LeagueOutlook("l", 3, True, 5, True)
+    assert robin.of(0, False).state == "next-run" and "next run" in robin.of(0, False).words
+    assert LeagueOutlook("r", 3, False, 5, True).of(0, False).words.startswith("a run is under way with the entrants")
+    assert LeagueOutlook("r", 3, False, 5, True).of(6, False).state == "in-this-run"
+    assert ladder.of(0, False).state == "playing-ladder" and "matchmaking" in ladder.of(0, False).words
+    assert LeagueOutlook("l", 3, True, 5, False).of(2, False).words == (
+        "2 game(s) played so far; waiting for the ladder's next run (an admin starts it)")
+    assert LeagueOutlook("r", 3, False, 2, False).of(0, False).words == (
+        "waiting for more entrants: a table needs 3, 2 may play now")
+    assert robin.of(9, True).state == "retired"
