@@ -113,6 +113,12 @@ def _manages(asker: Account | None, bot: Owned) -> bool:
     return asker.id == bot.owner_id
 
 
+def is_own(asker: Account | None, bot: Owned) -> bool:
+    """``bot`` is the asker's own (or their team's): its rows are highlighted on boards (the
+    operator's bots are nobody's)."""
+    return _holds(asker, bot)
+
+
 def _continues(asker: Account, bot: Owned, team: int | None) -> bool:
     """A version for ``team`` (None: the asker's own) continues this registered version's name."""
     if bot.team_id is not None or team is not None:

@@ -7,7 +7,9 @@ in this process; each client a keep-alive connection: see :class:`RawClient`), t
 
 - ``/healthz``: the baseline, the server's own cost of a request (same server, same run);
 - the leaderboard page ``/leagues/bench`` and its JSON twin;
-- a bot page ``/bots/ID`` and its JSON twin.
+- a bot page ``/bots/ID`` and its JSON twin;
+- the crosstable page ``/leagues/bench/crosstable`` and its JSON twin (every pair's head to head:
+  50 bots, 1,225 pairs); and, once, its first request on a cold server (the crosstable built).
 
 Besides latency, the server's own CPU time per request (from /proc): on a shared machine the
 latencies include waiting for a core, which that figure does not.
@@ -229,9 +231,15 @@ def main(bots: int, games: int, clients: int, requests: int, seconds: float, rep
         process, url = serve(db_url, Path(tmp) / "runs")
         try:
             bot = httpx.get(f"{url}/api/v1/leagues/{LEAGUE}/leaderboard", timeout=120).json()["rows"][bots // 2]
+            cold = time.perf_counter()  # the standings are read: this is the crosstable's own first cost
+            httpx.get(f"{url}/api/v1/leagues/{LEAGUE}/crosstable", timeout=120).raise_for_status()
+            report.figure("crosstable_cold", 1000 * (time.perf_counter() - cold), "ms",
+                          "(its first request: the crosstable built from the stored games)")
             targets = {"healthz": "/healthz", "leaderboard_page": f"/leagues/{LEAGUE}",
                        "leaderboard_json": f"/api/v1/leagues/{LEAGUE}/leaderboard",
-                       "bot_page": f"/bots/{bot['bot_id']}", "bot_json": f"/api/v1/bots/{bot['bot_id']}"}
+                       "bot_page": f"/bots/{bot['bot_id']}", "bot_json": f"/api/v1/bots/{bot['bot_id']}",
+                       "crosstable_page": f"/leagues/{LEAGUE}/crosstable",
+                       "crosstable_json": f"/api/v1/leagues/{LEAGUE}/crosstable"}
             figures = asyncio.run(measure(url, process.pid, targets, clients, requests, repeats, seconds, kind))
         finally:
             process.terminate()

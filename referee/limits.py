@@ -82,6 +82,7 @@ UPLOAD_PATH_DEPTH = 32  # folders deep
 UPLOAD_PATH_CHARS = 1024  # of a path inside the archive; and 255 bytes a name, as on Linux
 SUBMISSION_LOG_KB = 256  # of a submission's build log, and of its check report, kept on the server
 AUTHOR_CHARS = 64  # bot.toml's author: free text, shown under the bot's name (its author is its account)
+OWNER_LABEL_CHARS = 32  # of the owner shown on boards (arena/owners.py): longer names are cut, with an ellipsis
 
 # -- Accounts of a server (arena/accounts.py; docs/api.md, "Signing up"). A new password is refused
 # when shorter than PASSWORD_MIN_CHARS, longer than PASSWORD_MAX_CHARS (argon2 hashes what it is

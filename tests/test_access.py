@@ -120,6 +120,10 @@ RULES: list[tuple[str, Ask, Answers]] = [
     ("sign up when sign-up is closed, even with a code", lambda a: access.may_sign_up("closed", True), (F,) * 7),
     ("see or remove a webhook", lambda a: access.may_manage_webhook(a, Submission(ALICE)), (F, F, T, F, F, F, F)),
     ("read a notification", lambda a: access.may_read_notification(a, Submission(ALICE)), (F, F, T, F, F, F, F)),
+    # not a permission: whose rows a board highlights as the asker's own (an admin's are not the operator's)
+    ("an author's bot is one's own", lambda a: access.is_own(a, ALICES_BOT), (F, F, T, F, F, F, F)),
+    ("a team's bot is its members' own", lambda a: access.is_own(a, TEAMS_BOT), (F, F, F, T, T, F, F)),
+    ("the operator's bot is one's own", lambda a: access.is_own(a, OPERATORS_BOT), (F,) * 7),
 ]
 
 

@@ -22,7 +22,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, func, select
 
@@ -30,6 +30,9 @@ from .. import access
 from ..store import Bot, Game, Match, RatingHistory, Store
 from . import get_league
 from .cycles import complete_cycles, cycle_number
+
+if TYPE_CHECKING:  # not at run time: accounts loads argon2
+    from ..accounts import Account
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,3 +321,52 @@ def bot_in_league(store: Store, league: str, bot_id: int, recent: int = 10) -> B
     return BotInLeague(played.totals.get(bot_id, BotTotals()), rating_history(store, league, bot_id),
                        _head_to_head(store, played, bot_id), _recent_matches(store, played, bot_id, recent),
                        _failure_reasons(played, bot_id))
+
+
+# -- a bot's games, as one asker may see them -------------------------------------------------------
+@dataclass(frozen=True)
+class BotGame:
+    """One game of a bot, for its page's list of games (each with its replay)."""
+
+    game_id: int
+    match_id: int
+    round: int
+    index: int  # in its match
+    finished_at: datetime
+    opponents: list[tuple[int, str, str]]  # (bot id, name, version) of the other seats, in seat order
+    rank: int
+    score: int
+    failure: str  # "" or the referee's reason
+    public: bool  # its duplicate cycle all stored: everyone sees it
+
+
+def bot_games(store: Store, league: str, bot_id: int, asker: Account | None, offset: int = 0,
+              limit: int = 25) -> tuple[list[BotGame], int]:
+    """The bot's games in ``league`` that ``asker`` may see the result of (``access.may_see_result``:
+    the public ones, and, to the owner of a bot seated in it, a game whose cycle is still open),
+    newest first: ``limit`` of them from ``offset``, and how many there are in all."""
+    played = league_games(store, _league_id(store, league))
+    mine = played.by_bot.get(bot_id, [])
+    seated = {b for g in mine for b in g.seats}
+    with store() as session:
+        owners = {r.id: _Owned(r.owner_id, r.team_id) for r in session.execute(
+            select(Bot.id, Bot.owner_id, Bot.team_id).where(Bot.id.in_(seated)))} if seated else {}
+    visible = [g for g in mine if access.may_see_result(asker, access.Game(
+        public=g.match_id not in played.hidden, bots=[owners.get(b, _Owned(None)) for b in g.seats]))]
+    visible.sort(key=lambda g: (played.matches[g.match_id].finished_at, g.match_id, g.index), reverse=True)
+    page = visible[offset:offset + limit]
+    labels = _labels(store, {b for g in page for b in g.seats if b != bot_id})
+    out = []
+    for g in page:
+        seat = g.seats.index(bot_id)
+        match = played.matches[g.match_id]
+        out.append(BotGame(g.id, g.match_id, match.round, g.index, match.finished_at,
+                           [(b, *labels.get(b, ("?", "?"))) for b in g.seats if b != bot_id],
+                           g.ranks[seat], g.scores[seat], g.failures[seat], g.match_id not in played.hidden))
+    return out, len(visible)
+
+
+@dataclass(frozen=True)
+class _Owned:
+    owner_id: int | None
+    team_id: int | None = None

@@ -32,7 +32,7 @@ from .accounts import (
 from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
-from .leagues import Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
+from .leagues import Crosstable, Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
 from .moderation import AuditEntryOut, AuditPage, Disqualified, UsersOut
 from .notifications import DeliveryOut, FeedOut, Inbox, WebhookOut
 from .teams import TeamListed, TeamMembersListed, TeamOut
@@ -71,7 +71,7 @@ LISTINGS: dict[str, Listing] = {
 
 # the API's answers (a list of one: the same table)
 ANSWERS: tuple[type[Out], ...] = (AccountOut, SignedUp, TokenOut, NewToken, PasswordChanged, InviteOut, NewInvite,
-                                  LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
+                                  LeagueOut, Leaderboard, Crosstable, RunState, BotOut, Retired, MatchOut, GameOut,
                                   ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, TeamListed, TeamOut,
                                   Disqualified, UsersOut, UserListed, AuditPage, Inbox, FeedOut, WebhookOut,
                                   DeliveryOut)

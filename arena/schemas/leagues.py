@@ -100,6 +100,47 @@ class Leaderboard(Out):
     rows: list[LeaderboardRow] = Field(description="one per entrant")
 
 
+class CrosstableBot(Out):
+    """An entrant of the crosstable, in leaderboard order."""
+
+    bot_id: BotId
+    bot: BotName
+    version: Version
+    author: Owner
+    rank: Rank
+
+
+class CrosstablePair(Out):
+    """Two entrants' head to head over the public games they played together (``a`` ranks higher
+    on the leaderboard)."""
+
+    a: BotId
+    b: BotId
+    games: int = Field(ge=1, description="public games they played together")
+    a_ahead: int = Field(ge=0, description="games a finished ahead of b (a lower rank)")
+    b_ahead: int = Field(ge=0, description="games b finished ahead of a")
+    level: int = Field(ge=0, description="games they finished level (the same rank)")
+    mean_rank_difference: float = Field(description="the mean of b's rank minus a's: positive when a finished "
+                                                    "ahead on average")
+    low: float | None = Field(description="the 95% interval of that mean (mean +- 1.96 standard errors): its "
+                                          "low end; null under 2 games")
+    high: float | None = Field(description="its high end; null under 2 games")
+    p_value: float = Field(ge=0, le=1, description="the sign test: the two-sided binomial p-value of a_ahead among "
+                                                   "the games not level, under neither being better")
+
+
+class Crosstable(Out):
+    """A league's crosstable: every pair of entrants' head to head, counting only public games (those
+    whose duplicate cycle is all stored)."""
+
+    league: LeagueName
+    games: int = Field(ge=0, description="public games counted")
+    hidden_games: int = Field(ge=0, description="stored games left out: their duplicate cycle is not all stored yet")
+    bots: list[CrosstableBot] = Field(description="every entrant, best rank first")
+    pairs: list[CrosstablePair] = Field(description="every pair that played a public game together, by a's rank "
+                                                    "then b's")
+
+
 class RunState(Out):
     """A league's run started by the server, and how far it got."""
 

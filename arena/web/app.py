@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import access
 from ..league import LeagueError, NotAllowed
+from ..owners import owner_label
 from ..store import Store
 from . import accounts, bots, games, leagues, moderation, notifications, signin, submissions, teams
 from .answers import API, is_api, render
@@ -69,6 +70,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     environment.globals["may_moderate"] = access.may_moderate
     environment.globals["may_manage_invites"] = access.may_manage_invites
     environment.globals["join"] = settings.join  # the header's "Sign up" link
+    environment.globals["owner_label"] = owner_label  # who a bot is shown as belonging to
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 

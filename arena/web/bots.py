@@ -12,9 +12,9 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from sqlalchemy import bindparam, func, select
@@ -24,8 +24,9 @@ from ..accounts import Account
 from ..bots.config import AUTHOR_CHARS
 from ..bots.registry import retire_bot
 from ..league import NotAllowed
-from ..league.standings import standings
-from ..league.stats import bot_in_league
+from ..league.standings import Standings, standings
+from ..league.stats import bot_games, bot_in_league
+from ..owners import owner_label
 from ..schemas.bots import (
     BotLeagueOut,
     BotOut,
@@ -126,9 +127,11 @@ _LEAGUES = (select(League.name, League.game).join(Entry, Entry.league_id == Leag
 
 
 def bot_page_data(request: Request, bot_id: int, league: str | None,
-                  account: Account | None = None) -> tuple[BotOut, Any, Markup | None]:
+                  account: Account | None = None, read: dict[str, Standings] | None = None,
+                  ) -> tuple[BotOut, Any, Markup | None]:
     """The bot page's data for ``account``, and the page's section of the details; ``league`` picks
-    the league of the details (by default the one it has played most in)."""
+    the league of the details (by default the one it has played most in). ``read``, if given, is
+    filled with the standings of each of its leagues, as read (for the page's other sections)."""
     store = request.app.state.store
     with store.engine.connect() as connection:  # plain rows: no Session's bookkeeping on every page view
         bot = connection.execute(_BOT, {"bot": bot_id}).one_or_none()
@@ -137,10 +140,13 @@ def bot_page_data(request: Request, bot_id: int, league: str | None,
         versions = [VersionOut(id=b.id, version=b.version, created_at=b.created_at, retired=b.retired_at is not None)
                     for b in connection.execute(_VERSIONS, {"name": bot.name, "bot": bot_id})]
         leagues = connection.execute(_LEAGUES, {"bot": bot_id}).all()
-    ranked, version_of = [], {}
+    ranked: list[BotLeagueOut] = []
+    version_of = {}
     for name, game in leagues:
         now = standings(store, name)
         version_of[name] = now.version
+        if read is not None:
+            read[name] = now
         row = next(r for r in now.rows if r["bot_id"] == bot_id)
         ranked.append(BotLeagueOut(league=name, game=game, rank=row["rank"], entrants=len(now.rows),
                                    **{k: row[k] for k in ("exposure", "mu", "sigma", "games", "wins",
@@ -189,13 +195,93 @@ def _retire(request: Request, account: Account, bot_id: int) -> Bot:
         raise HTTPException(403, str(exc)) from None
 
 
+class GamesCache:
+    """A page of a bot's games (:func:`~arena.league.stats.bot_games`), drawn, by league, version of
+    its standings, bot, page and asker (the public's shared by every anonymous view): a bot page is
+    read far more often than its league changes."""
+
+    SIZE = 1024
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple, Markup] = OrderedDict()
+
+    def get(self, request: Request, league: str, version: str, bot_id: int, asker: Account | None,
+            page: int) -> Markup:
+        """``version``: of the league's standings, as the page read them."""
+        key = (league, version, bot_id, page, None if asker is None else asker.id)
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        games, total = bot_games(request.app.state.store, league, bot_id, asker, (page - 1) * GAMES_PAGE,
+                                 GAMES_PAGE)
+        html = Markup(request.app.state.templates.get_template("bot_games.html").render(
+            bot=SimpleNamespace(league=league), games=games, games_total=total, games_page=page,
+            games_pages=max(1, -(-total // GAMES_PAGE))))
+        with self.lock:
+            self.items[key] = html
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return html
+
+
+def _games_cache(request: Request) -> GamesCache:
+    with _cache_lock:
+        if not hasattr(request.app.state, "bot_games"):
+            request.app.state.bot_games = GamesCache()
+        return request.app.state.bot_games
+
+
+GAMES_PAGE = 25  # games a page of a bot's list of games
+MAX_GAMES_PAGE = 100_000  # pages: past the last shows none
+
+
+def compare_versions(request: Request, data: BotOut, known: dict[str, Standings]) -> list[dict[str, Any]]:
+    """Every version of the bot's name side by side, in each league any of them entered: its rank,
+    rating, games, wins and failure rate there; by league, then newest version first. ``known``:
+    the standings versions already read (of the bot's own leagues), not read again."""
+    store = request.app.state.store
+    ids = [data.id, *(v.id for v in data.versions)]
+    labels = {data.id: (data.version, data.retired_at is not None),
+              **{v.id: (v.version, v.retired) for v in data.versions}}
+    with store.engine.connect() as connection:
+        entries = connection.execute(_VERSION_ENTRIES, {"ids": ids}).all()
+    out = []
+    rows_of: dict[str, dict[int, dict[str, Any]]] = {}
+    for bot_id, league in entries:
+        if league not in rows_of:  # standings are kept in memory: this is a lookup once per league
+            now = known[league] if league in known else standings(store, league)
+            rows_of[league] = {r["bot_id"]: r for r in now.rows}
+        row = rows_of[league].get(bot_id)
+        if row is None:
+            continue
+        version, retired = labels[bot_id]
+        out.append({"league": league, "bot_id": bot_id, "version": version, "retired": retired,
+                    "current": bot_id == data.id, "rank": row["rank"], "entrants": len(rows_of[league]),
+                    **{k: row[k] for k in ("exposure", "mu", "sigma", "games", "wins", "failure_rate")}})
+    return sorted(out, key=lambda r: (r["league"], -r["bot_id"]))
+
+
+_VERSION_ENTRIES = (select(Entry.bot_id, League.name).join(League, League.id == Entry.league_id)
+                    .where(Entry.bot_id.in_(bindparam("ids", expanding=True))))
+
+
 @router.get("/bots/{bot_id}", include_in_schema=False)
-def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
-    data, bot, details = bot_page_data(request, bot_id, league, account)
+def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None,
+             games: Annotated[int, Query(ge=1, le=MAX_GAMES_PAGE, description="the page of its games")] = 1,
+             ) -> Response:
+    read: dict[str, Standings] = {}
+    data, bot, details = bot_page_data(request, bot_id, league, account, read)
+    games_html = None if data.league is None else _games_cache(request).get(
+        request, data.league, read[data.league].version, bot_id, account, games)
     return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
                                         and access.may_retire(account, bot),
-                                        "moderating": access.may_moderate(account)})
+                                        "moderating": access.may_moderate(account),
+                                        "owner": owner_label(bot.owner),
+                                        "games_html": games_html,
+                                        "versions": compare_versions(request, data, read) if data.versions else []})
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)

@@ -33,6 +33,7 @@ from .. import access
 from ..accounts import Account
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
+from ..league.crosstable import crosstable
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
 from ..league.schedule import (
@@ -44,8 +45,18 @@ from ..league.schedule import (
     games_per_match,
 )
 from ..league.standings import NEW_DAYS, Standings, standings
-from ..schemas.leagues import Leaderboard, LeaderboardRow, LeagueOut, Order, RunState, SortKey
-from ..store import Game, League, Match, Store
+from ..schemas.leagues import (
+    Crosstable,
+    CrosstableBot,
+    CrosstablePair,
+    Leaderboard,
+    LeaderboardRow,
+    LeagueOut,
+    Order,
+    RunState,
+    SortKey,
+)
+from ..store import Bot, Entry, Game, League, Match, Store
 from ..store.models import now
 from .answers import API, render
 from .auth import Admin, Viewer
@@ -113,6 +124,9 @@ COLUMNS: list[tuple[str, str, str, Order]] = [
     ("p_top", "P(top k)", "num", "desc"), ("rank_high", "90% ranks", "num", "asc"),
 ]
 KIND = {key: kind for key, _, kind, _ in COLUMNS}
+# the columns shown only on "all columns": the rest (rank, name, version, author, mu - 3 sigma, games, wins,
+# failure rate, P(1st), rank interval) fit a laptop's width; a phone scrolls them inside the table's box
+MORE = frozenset({"language", "mu", "sigma", "upper", "p_top"})
 
 
 def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[str, Any]]:
@@ -159,6 +173,40 @@ class Drawn:
         drawn = draw(data)
         with self.lock:
             self.items[(name, version, sort, order, kind, top)] = drawn
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return drawn
+
+
+def crosstable_of(store: Store, name: str) -> Crosstable:
+    """The league's crosstable as the API answers it (:mod:`arena.league.crosstable`)."""
+    table = crosstable(store, name)
+    return Crosstable(league=table.league, games=table.games, hidden_games=table.hidden_games,
+                      bots=[CrosstableBot(**bot) for bot in table.bots],
+                      pairs=[CrosstablePair(a=p.a, b=p.b, games=p.games, a_ahead=p.a_ahead, b_ahead=p.b_ahead,
+                                            level=p.level, mean_rank_difference=p.mean_rank_difference, low=p.low,
+                                            high=p.high, p_value=p.p_value) for p in table.pairs])
+
+
+class DrawnCrosstables:
+    """What was drawn from a league's crosstable (its JSON, its page's matrix), by league and
+    standings version: as the leaderboard's, drawn once per change of the league."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple, Any] = OrderedDict()
+
+    def get(self, store: Store, name: str, kind: str, draw: Callable[[Crosstable], Any]) -> Any:
+        key = (name, standings(store, name).version, kind)
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        drawn = draw(crosstable_of(store, name))
+        with self.lock:
+            self.items[key] = drawn
             while len(self.items) > self.SIZE:
                 self.items.popitem(last=False)
         return drawn
@@ -263,6 +311,10 @@ def drawn_of(request: Request) -> Drawn:
     return _app_state(request, "league_boards", Drawn)
 
 
+def crosstables_of(request: Request) -> DrawnCrosstables:
+    return _app_state(request, "league_crosstables", DrawnCrosstables)
+
+
 def _store(request: Request) -> Store:
     return request.app.state.store
 
@@ -303,6 +355,15 @@ def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: 
     bot's P(rank 1), P(top k), 90% rank interval and whether its rank is settled."""
     body = drawn_of(request).get(_store(request), name, sort, order or _default_order(sort), "json",
                                  lambda data: data.model_dump_json().encode(), top)
+    return Response(body, media_type="application/json")
+
+
+@router.get(API + "/leagues/{name}/crosstable", tags=["leagues"], response_model=Crosstable)
+def api_crosstable(request: Request, name: str) -> Response:
+    """Every pair of the league's entrants head to head: games together, games each finished
+    ahead, the mean rank difference with its 95% interval, and a sign test; only public games
+    (whose duplicate cycle is all stored) count."""
+    body = crosstables_of(request).get(_store(request), name, "json", lambda data: data.model_dump_json().encode())
     return Response(body, media_type="application/json")
 
 
@@ -351,13 +412,44 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
     def table(data: Leaderboard) -> tuple[LeagueOut, Markup]:
         bars = interval_bars((r.bot_id, r.mu, r.sigma) for r in data.rows)
         html = templates.get_template("leaderboard_table.html").render(
-            board=data, columns=COLUMNS, bars=bars, new_days=NEW_DAYS, samples=SAMPLES, level=LEVEL)
+            board=data, columns=COLUMNS, more=MORE, bars=bars, new_days=NEW_DAYS, samples=SAMPLES, level=LEVEL)
         return data.league, Markup(html)
 
     league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)
     run = runs_of(request).get(name) if access.may_manage_leagues(account) else None
     return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
-                                                "max_jobs": MAX_JOBS})
+                                                "max_jobs": MAX_JOBS, "mine": _mine(request, account, name)})
+
+
+def _mine(request: Request, account: Account | None, name: str) -> list[int]:
+    """The ids of the league's bots that are the viewer's own (highlighted by static/board.js);
+    nobody's for the public, so an anonymous view costs no query."""
+    if account is None:
+        return []
+    with _store(request).engine.connect() as connection:
+        rows = connection.execute(select(Bot.id, Bot.owner_id, Bot.team_id).join(Entry, Entry.bot_id == Bot.id)
+                                  .join(League, League.id == Entry.league_id).where(League.name == name)).all()
+    return [row.id for row in rows if access.is_own(account, row)]
+
+
+@router.get("/leagues/{name}/crosstable", include_in_schema=False)
+def crosstable_page(request: Request, account: Viewer, name: str) -> Response:
+    templates = request.app.state.templates
+
+    def matrix(data: Crosstable) -> tuple[Crosstable, Markup]:
+        cells: dict[tuple[int, int], dict[str, Any]] = {}
+        for p in data.pairs:  # each pair seen from both sides: the row's bot first
+            cells[(p.a, p.b)] = {"games": p.games, "ahead": p.a_ahead, "behind": p.b_ahead, "level": p.level,
+                                 "diff": p.mean_rank_difference, "low": p.low, "high": p.high, "p": p.p_value}
+            cells[(p.b, p.a)] = {"games": p.games, "ahead": p.b_ahead, "behind": p.a_ahead, "level": p.level,
+                                 "diff": -p.mean_rank_difference or 0.0, "p": p.p_value,  # or: never "-0.00"
+                                 "low": None if p.high is None else -p.high or 0.0,
+                                 "high": None if p.low is None else -p.low or 0.0}
+        html = templates.get_template("crosstable_table.html").render(table=data, cells=cells)
+        return data, Markup(html)
+
+    data, html = crosstables_of(request).get(_store(request), name, "html", matrix)
+    return render(request, "crosstable.html", {"table": data, "matrix": html})
 
 
 def _settings_lines(text: str) -> dict[str, str]:

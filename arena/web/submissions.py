@@ -14,6 +14,7 @@ import logging
 import shutil
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
@@ -37,6 +38,8 @@ from ..bots.submit import (
 )
 from ..bots.upload import LIMITS, MiB, UploadRefused, unpack
 from ..league import LeagueError, NotAllowed
+from ..league.outlook import LeagueOutlook, league_outlook
+from ..league.standings import standings
 from ..schemas.accounts import SubmissionOut, SubmissionSummary
 from ..store import League, Store, Submission, Team, User
 from ..teams import team_for_submission, teams_of
@@ -278,15 +281,55 @@ async def submit_form(request: Request, account: Uploader) -> Response:
     return RedirectResponse(f"/submissions/{row.id}", status_code=303)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """An entered submission's bot in one of its leagues, as its author's pages show it."""
+
+    league: str
+    rank: int | None  # None: not in the league (any more)
+    entrants: int
+    outlook: str  # when it plays (arena/league/outlook.py)
+
+
+def _standings(store: Store, rows: list[Named]) -> dict[int, list[Standing]]:
+    """By submission id, for the entered ones: the bot's rank in each of its leagues and when it
+    plays there; each league read once (its standings are kept in memory)."""
+    outlooks: dict[str, LeagueOutlook | None] = {}
+    out: dict[int, list[Standing]] = {}
+    for row, _, _ in rows:
+        if row.status != "entered" or row.bot_id is None:
+            continue
+        for name in row.leagues:
+            if name not in outlooks:
+                try:
+                    outlooks[name] = league_outlook(store, name)
+                except LeagueError:
+                    outlooks[name] = None
+            league = outlooks[name]
+            found = None if league is None else next(
+                (r for r in standings(store, name).rows if r["bot_id"] == row.bot_id), None)
+            if league is None or found is None:
+                out.setdefault(row.id, []).append(Standing(name, None, 0, "not in this league"))
+                continue
+            words = league.of(found["games"], found["retired"]).words
+            out.setdefault(row.id, []).append(Standing(name, found["rank"], len(standings(store, name).rows), words))
+    return out
+
+
 @router.get("/submissions", include_in_schema=False)
 def submissions_page(request: Request, account: SignedIn) -> Response:
-    return render(request, "submissions.html", {"submissions": [_summary(r) for r in
-                                                                _mine(request.app.state.store, account)]})
+    store = request.app.state.store
+    rows = _mine(store, account)
+    return render(request, "submissions.html", {"submissions": [_summary(r) for r in rows],
+                                                "standings": _standings(store, rows)})
 
 
 @router.get("/submissions/{submission_id}", include_in_schema=False)
 def submission_page(request: Request, submission_id: Id, account: SignedIn) -> Response:
-    return render(request, "submission.html", {"s": _full(_own(request.app.state.store, account, submission_id))})
+    store = request.app.state.store
+    row = _own(store, account, submission_id)
+    return render(request, "submission.html", {"s": _full(row),
+                                               "standings": _standings(store, [row]).get(row[0].id, [])})
 
 
 # -- the workers --------------------------------------------------------------------------------

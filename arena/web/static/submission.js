@@ -28,6 +28,8 @@
     show(report, s.report);
     if (s.error) { error.textContent = s.error; error.hidden = false; }
     if (s.bot_url) { botLink.href = s.bot_url; entered.hidden = false; }
+    var hint = document.getElementById("standings-hint");
+    if (hint && s.status === "entered") { hint.hidden = false; }
     root.dataset.finished = s.finished ? "true" : "false";
   }
 
