@@ -18,6 +18,14 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   command line (no owner) is the operator's, so an admin's. A new name is anyone's who is
   signed in. A submission (its log, its report) is its author's alone.
 - Only an admin creates and runs leagues.
+- A scrimmage (an unrated series an author asks for, ``arena/scrimmage.py``) is asked for with
+  a bot of one's own (:func:`may_scrimmage`). Its games are **never public**: each seat's view
+  goes to the owner of that seat's bot only, the results to the owners of its bots, the full
+  table to nobody, whatever is stored (its duplicate cycle deals the opponents' hands to the
+  challenger's own bot in other rotations, but what the pages show of a game is only the
+  asker's own seats). The scrimmage itself (that it happened, its bots, its state) is shown to
+  whoever asked for it and to the owners of its bots (:func:`may_see_scrimmage`), and to
+  nobody else: a scrimmage is private practice.
 
 The command line on the league's machine is the operator, who holds the store: it registers
 bots with no owner, and what it shows to be published (``arena watch``, ``arena bundle``,
@@ -102,3 +110,21 @@ def may_see_submission(asker: Account | None, submission: Submitted) -> bool:
 def may_manage_leagues(asker: Account | None) -> bool:
     """Create a league, run it from the server, see its runs."""
     return asker is not None and asker.is_admin
+
+
+class Challenged(Protocol):
+    """A scrimmage, as the rules see it: who asked for it."""
+
+    @property
+    def user_id(self) -> int: ...
+
+
+def may_scrimmage(asker: Account | None, bot: Owned) -> bool:
+    """Ask for a scrimmage with ``bot`` as one's own player (its opponents may be anyone's)."""
+    return _owns(asker, bot)
+
+
+def may_see_scrimmage(asker: Account | None, scrimmage: Challenged, bots: Iterable[Owned]) -> bool:
+    """That ``scrimmage`` happened, its bots and its state (what each game shows is
+    :func:`may_see_seat`'s and :func:`may_see_result`'s, with ``Game(public=False)``)."""
+    return asker is not None and (asker.id == scrimmage.user_id or any(_owns(asker, bot) for bot in bots))

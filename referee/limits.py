@@ -96,3 +96,10 @@ SUBMISSIONS_PER_DAY = 20  # an author's submissions in any 24 hours
 # is held to BUILD_CPUS at half a match's CPU weight; an author's take at most all but one of them.
 _CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2
 BUILDS_AT_ONCE = max(2, min(8, _CORES // 2))
+
+# -- Scrimmages (unrated matches an author asks for: arena/scrimmage.py; the defaults of
+# ``WebSettings`` and of `arena serve`'s options). Over a quota: 429 and when to try again.
+SCRIMMAGE_MAX_GAMES = 64  # games of one scrimmage at most (one duplicate cycle of k players is k*k games)
+SCRIMMAGE_GAMES_PER_DAY = 200  # an account's scrimmage games in any 24 hours (a scrimmage of N counts N)
+SCRIMMAGES_PENDING_PER_AUTHOR = 2  # an account's scrimmages queued or being played
+SCRIMMAGES_AT_ONCE = 1  # scrimmages played at once on the server (each plays one match at a time); the rest wait

@@ -65,6 +65,13 @@ RULES: list[tuple[str, Ask, tuple[bool, bool, bool, bool]]] = [
      (False, False, False, False)),
     ("see a submission", lambda a: access.may_see_submission(a, Submission(ALICE)), (False, False, True, False)),
     ("create and run leagues", access.may_manage_leagues, (False, False, False, True)),
+    ("scrimmage with an author's bot", lambda a: access.may_scrimmage(a, ALICES_BOT), (False, False, True, False)),
+    ("scrimmage with the operator's bot", lambda a: access.may_scrimmage(a, OPERATORS_BOT),
+     (False, False, False, False)),
+    ("see a scrimmage one asked for", lambda a: access.may_see_scrimmage(a, Submission(ALICE), [CAROLS_BOT]),
+     (False, False, True, False)),
+    ("see a scrimmage one's bot played in", lambda a: access.may_see_scrimmage(a, Submission(CAROL), [ALICES_BOT]),
+     (False, False, True, False)),
 ]
 
 

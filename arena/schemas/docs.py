@@ -22,6 +22,7 @@ from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
 from .leagues import Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
+from .scrimmages import ScrimmageOut
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ LISTINGS: dict[str, Listing] = {
                                            "leaderboard)."),
     "league list": Listing(LeagueListed, "Every league, by name."),
     "league status": Listing(LeagueStatus),
+    "scrimmage": Listing(ScrimmageOut),
     "show game": Listing(StoredGameOut),
     "show match": Listing(StoredMatchOut),
     "user list": Listing(UserListed, "Every account, by name."),
@@ -53,7 +55,7 @@ LISTINGS: dict[str, Listing] = {
 
 # the API's answers (a list of one: the same table)
 ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
-                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut)
+                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, ScrimmageOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"
 

@@ -31,6 +31,8 @@ from .models import (
     Match,
     Rating,
     RatingHistory,
+    Scrimmage,
+    ScrimmageGame,
     Submission,
     User,
     WebSession,
@@ -197,5 +199,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 
 __all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LeagueLease",
-           "LiveMatch", "Match", "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "User",
+           "LiveMatch", "Match", "Rating", "RatingHistory", "Scrimmage",
+           "ScrimmageGame", "Store", "StoreError", "StoreTooNew", "Submission", "User",
            "WebSession", "WorkerResult", "open_store", "store_url"]

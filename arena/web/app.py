@@ -19,8 +19,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import access
 from ..league import LeagueError, NotAllowed
+from ..scrimmage import Player
 from ..store import Store
-from . import bots, games, leagues, signin, submissions
+from . import bots, games, leagues, scrimmages, signin, submissions
 from .answers import API, is_api, render
 from .auth import NotSignedIn
 from .settings import WebSettings
@@ -48,10 +49,15 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         if settings.worker:
             submissions.start_worker(app)
+        if settings.scrimmages_at_once > 0:  # played here, in threads (arena/scrimmage.py)
+            app.state.scrimmages = Player(store, settings.runs_dir / "scrimmages", settings.scrimmages_at_once)
+            app.state.scrimmages.resume()
         try:
             yield
         finally:
             submissions.stop_worker(app)
+            if getattr(app.state, "scrimmages", None) is not None:
+                app.state.scrimmages.close()
             app.state.guard.gate.close()
 
     app = Arena(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -117,7 +123,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, leagues, bots, games, submissions):
+    for module in (signin, leagues, bots, games, submissions, scrimmages):
         app.include_router(module.router)
     return app
 
