@@ -83,7 +83,8 @@ class Quota:
 
 # -- asking for one -----------------------------------------------------------------------------------
 def _quoted(ref: str) -> str:
-    return repr(printable(ref, NAME_CHARS))
+    """A name as asked, quoted back: control characters escaped, its length capped."""
+    return f"'{printable(ref, NAME_CHARS)}'"
 
 
 def _candidates(session: Session, ref: str) -> list[Bot]:
@@ -181,11 +182,11 @@ def create_scrimmage(store: Store, asker: Account, bot: str, opponents: Sequence
         chosen, settings = choose_game(session, seated, game)
         k = len(seated)
         total = k * k if games is None else games
+        if total > quota.max_games:
+            raise ScrimmageError(f"a scrimmage plays at most {quota.max_games} games on this server", 400)
         if total % k or total < k:
             raise ScrimmageError(f"games must be a multiple of {k} (the seats: each match plays one game in every "
                                  f"seat rotation), such as {k * k} (one duplicate cycle), not {total}", 400)
-        if total > quota.max_games:
-            raise ScrimmageError(f"a scrimmage plays at most {quota.max_games} games on this server, not {total}", 400)
         _check_quota(session, asker, total, quota)
         row = Scrimmage(user_id=asker.id, game=chosen, players=k, settings=settings,
                         schedule=ScheduleOptions().to_dict(), secret=new_secret(), bots=[b.id for b in seated],

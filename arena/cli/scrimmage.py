@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from referee import limits
 from referee.textlog import printable
 
 from .output import echo_json, json_option, print_table
@@ -17,8 +16,9 @@ from .output import echo_json, json_option, print_table
 @click.argument("bot")
 @click.argument("opponents", nargs=-1, required=True)
 @click.option("--game", help="The game (default: the game of a league your bot is in that every bot plays).")
-@click.option("--games", type=click.IntRange(1, limits.SCRIMMAGE_MAX_GAMES),
-              help="Games to play: a multiple of the seats (default: one duplicate cycle, seats x seats).")
+@click.option("--games", type=click.IntRange(min=1),
+              help="Games to play: a multiple of the seats, at most what the server allows (default: one duplicate "
+                   "cycle, seats x seats).")
 @click.option("--server", envvar="ARENA_SERVER", metavar="URL", required=True,
               help="The Arena server (default $ARENA_SERVER).")
 @click.option("--token", envvar="ARENA_TOKEN", metavar="TOKEN", help="Your API token there (default $ARENA_TOKEN).")

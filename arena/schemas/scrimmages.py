@@ -7,8 +7,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from referee import limits
-
 from .fields import BotId, BotName, Deal, GameName, Link, Links, Moment, Out, Owner, Players, Round, Version
 
 ScrimmageStatus = Literal["queued", "running", "done", "failed"]
@@ -24,9 +22,9 @@ class CreateScrimmage(BaseModel):
                                                                           "and not retired")
     game: str | None = Field(None, max_length=32, description="the game; default: the game of a league your bot "
                                                               "is entered in that every bot plays")
-    games: int | None = Field(None, ge=1, le=limits.SCRIMMAGE_MAX_GAMES,
-                              description="games to play: a multiple of the seats; default one duplicate cycle "
-                                          "(seats x seats)")
+    games: int | None = Field(None, ge=1, description="games to play: a multiple of the seats, at most the server's "
+                                                      "--scrimmage-max-games; default one duplicate cycle (seats x "
+                                                      "seats)")
 
 
 class ScrimmageBotOut(Out):

@@ -192,20 +192,21 @@ def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None =
                                         "scrimmage": _scrimmage_with(request, account, bot, data)})
 
 
-def _scrimmage_with(request: Request, account: Account | None, bot: Bot, data: BotOut) -> dict[str, Any] | None:
-    """What the bot page offers for a scrimmage: with this bot if it is the asker's, against it
-    (with one of the asker's bots) if it is on a leaderboard; None: nothing."""
+def _scrimmage_with(request: Request, account: Account | None, bot: Any, data: BotOut) -> dict[str, Any] | None:
+    """What the bot page offers for a scrimmage (``bot``: its row): with this bot if it is the
+    asker's, against it (with one of the asker's bots) if it is on a leaderboard; None: nothing."""
     if account is None or bot.retired_at is not None:
         return None
+    label = f"{bot.name}@{bot.version}"
     if access.may_scrimmage(account, bot):
-        return {"own": True, "label": bot.label}
+        return {"own": True, "label": label}
     if not data.leagues:
         return None
     with request.app.state.store() as session:
         mine = [b.label for b in session.scalars(select(Bot).where(Bot.owner_id == account.id,
                                                                    Bot.retired_at.is_(None)).order_by(Bot.name, Bot.id))
                 if access.may_scrimmage(account, b)]
-    return {"own": False, "label": bot.label, "mine": mine} if mine else None
+    return {"own": False, "label": label, "mine": mine} if mine else None
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)
