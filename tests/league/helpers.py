@@ -140,6 +140,7 @@ def check_0001_store_upgraded(store: Store) -> None:
     for table in ("worker_results", "image_archives", "image_chunks"):
         expected[table] = []  # 0005's
     expected["league_leases"] = []  # 0006's
+    expected["scrimmages"] = expected["scrimmage_games"] = []  # 0007c's
     got = rows(store)
     secrets = [league.pop("secret") for league in got["leagues"]]
     assert all(re.fullmatch("[0-9a-f]{64}", s) for s in secrets) and len(set(secrets)) == 2, secrets
