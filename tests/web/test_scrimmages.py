@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select, update
 
+from arena import scrimmage
 from arena.accounts import Account, add_user, issue_token
 from arena.bots.registry import register_bot
 from arena.cli import main as arena
@@ -310,3 +311,25 @@ def test_arena_scrimmage_from_a_terminal(scrim):
     refused = subprocess.run([*command[:5], "scrim-retired", *command[6:]], capture_output=True, text=True,
                              timeout=120, env=env)
     assert refused.returncode == 1 and "scrim-retired@1 is retired" in refused.stderr
+
+
+def test_a_server_started_again_plays_what_was_left_queued_and_calls_on_done_once(scrim, tmp_path):
+    """A scrimmage queued when its server stopped (here: recorded, never handed to a player) is
+    played by the next server on the store, and its end is announced once through on_done."""
+    site = scrim["site"]
+    with site.store() as session:
+        alice = session.scalar(select(User).where(User.name == "alice"))
+        account = Account(alice.id, "alice", False)
+    left = create_scrimmage(site.store, account, "random", ["scrim-op", "scrim-op2"], games=3)
+    ended: list[int] = []
+    scrimmage.listeners.append(lambda store, scrimmage_id: ended.append(scrimmage_id))
+    try:
+        app = create_app(site.store, WebSettings(runs_dir=tmp_path, uploads_dir=tmp_path / "u", worker=False))
+        with live_server(app), httpx.Client(base_url=site.url,
+                                            headers={"Authorization": f"Bearer {site.tokens['alice']}"}) as alice:
+            done = wait_done(alice, alice.get(f"/api/v1/scrimmages/{left}").json())
+    finally:
+        scrimmage.listeners.pop()
+    assert done["status"] == "done" and done["played"] == 3 and ended == [left]
+    with site.store() as session:
+        assert session.get_one(Scrimmage, left).record_dir.startswith(str(tmp_path / "scrimmages"))
