@@ -261,10 +261,23 @@ def failure_details(info: GameInfo, account: Account | None) -> list[dict[str, A
     return out
 
 
-def output_url(match_id: int | None, seat: SeatInfo, account: Account | None) -> str | None:
-    if match_id is None or not access.may_read_output(account, seat.bot):
+def output_url(match_id: int | None, seat: SeatInfo, account: Account | None, base: str | None = None) -> str | None:
+    """The path of what ``seat``'s bot printed in its match (``base``: a scrimmage game's API path)."""
+    if (match_id is None and base is None) or not access.may_read_output(account, seat.bot):
         return None
-    return f"{API}/matches/{match_id}/output/{seat.bot_index}"
+    return f"{base}/output/{seat.bot_index}" if base else f"{API}/matches/{match_id}/output/{seat.bot_index}"
+
+
+def output_answer(path: Path, missing: HTTPException, name: str) -> Response:
+    """A bot's captured output as plain text (its first ``LOG_CAP`` bytes), private, never sniffed."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(LOG_CAP + 1)
+    except OSError:
+        raise missing from None
+    return Response(data.decode("utf-8", "replace"), media_type="text/plain; charset=utf-8",
+                    headers={**PRIVATE, "x-content-type-options": "nosniff",
+                             "content-disposition": f'inline; filename="{name}.log"'})
 
 
 # -- building the answers ------------------------------------------------------------------------------
@@ -276,7 +289,8 @@ def game_out(info: GameInfo, account: Account | None) -> dict[str, Any]:
         "score": info.scores[s.seat] if told and info.scores else None,
         "rank": info.ranks[s.seat] if told and info.ranks else None,
         "failure": info.failures[s.seat] if told and info.failures else None,
-        "visible": info.may_see(account, s.seat), "output": output_url(info.match_id, s, account),
+        "visible": info.may_see(account, s.seat),
+        "output": output_url(info.match_id, s, account, info.api if info.scrimmage else None),
     } for s in info.seats]
     links = {"self": info.page, "replay": f"{info.api}/replay"}
     league = info.league.name if info.league is not None else ""
@@ -386,14 +400,7 @@ def api_output(request: Request, match_id: Id, bot_index: Number, account: Viewe
         if bot is None or not access.may_read_output(account, bot):
             raise missing
         path = Path(match.record_dir) / log_name(bot_index, bot.label)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(LOG_CAP + 1)
-    except OSError:
-        raise missing from None
-    return Response(data.decode("utf-8", "replace"), media_type="text/plain; charset=utf-8",
-                    headers={**PRIVATE, "x-content-type-options": "nosniff",
-                             "content-disposition": f'inline; filename="match{match_id}-bot{bot_index}.log"'})
+    return output_answer(path, missing, f"match{match_id}-bot{bot_index}")
 
 
 @router.get(API + "/games/{game_id}", tags=["games"], response_model=GameOut)

@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena_games import GAMES
+from referee.match import log_name
 
 from .. import access
 from .. import scrimmage as domain
@@ -29,7 +30,7 @@ from ..schemas.scrimmages import CreateScrimmage, ScrimmageOut
 from ..store import Bot, Entry
 from .answers import API, render
 from .auth import SignedIn, Viewer
-from .games import PRIVATE, GameInfo, SeatInfo, game_out, game_page_of, replay_answer
+from .games import PRIVATE, GameInfo, SeatInfo, game_out, game_page_of, output_answer, replay_answer
 from .ids import Id, Number
 
 router = APIRouter()
@@ -160,6 +161,25 @@ def api_replay(request: Request, scrimmage_id: Id, number: Number, account: View
     with _store(request)() as session:
         info = scrimmage_game(session, account, scrimmage_id, number)
     return replay_answer(request, info, account, seat, step)
+
+
+@router.get(API + "/scrimmages/{scrimmage_id}/games/{number}/output/{bot_index}", tags=["scrimmages"],
+            response_class=PlainTextResponse,
+            responses={404: {"description": "no such output, or not yours: the same answer"}})
+def api_output(request: Request, scrimmage_id: Id, number: Number, bot_index: Number, account: Viewer) -> Response:
+    """What bot ``bot_index`` (its place in the game's match, 0 first) printed in the match of this
+    game, as plain text: to the bot's owner only; anyone else gets 404, as if there were none."""
+    missing = HTTPException(404, f"no output of bot {bot_index} in game {number} of scrimmage {scrimmage_id}")
+    with _store(request)() as session:
+        try:
+            info = scrimmage_game(session, account, scrimmage_id, number)
+        except HTTPException:
+            raise missing from None
+    seat = next((s for s in info.seats if s.bot_index == bot_index), None)
+    if seat is None or not access.may_read_output(account, seat.bot):
+        raise missing
+    return output_answer(info.record.parent / log_name(bot_index, seat.bot.label), missing,
+                         f"scrimmage{scrimmage_id}-game{number}-bot{bot_index}")
 
 
 # -- the pages ------------------------------------------------------------------------------------

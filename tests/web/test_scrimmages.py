@@ -166,6 +166,18 @@ def test_who_sees_what(scrim):
             assert [s["visible"] for s in info["seats"]] == [s == mine for s in range(3)]
             page = client.get(f"{done['url']}/games/{game['number']}")
             assert page.status_code == 200 and 'id="replay"' in page.text and 'id="scrimmage-private"' in page.text
+            # its bot's output in that match: to its owner, a link on the game; anyone else 404
+            output = info["seats"][mine]["output"]
+            assert output and all(s["output"] is None for s in info["seats"] if s["seat"] != mine)
+            printed = client.get(output)
+            assert printed.status_code == 200 and printed.headers["content-type"] == "text/plain; charset=utf-8"
+            assert printed.headers["cache-control"] == "private, no-store"
+        mine_index = [b["bot_id"] for b in done["bots"]].index(random_id)
+        alice_output = f"{url}/games/{game['number']}/output/{mine_index}"
+        for nobody in (bob, admin, anonymous):
+            assert nobody.get(alice_output).status_code == 404
+        assert alice.get(alice_output).status_code == 200
+        assert alice.get(f"{url}/games/{game['number']}/output/99").status_code == 404
 
 
 def test_the_challengers_replay_is_her_seats_view_and_nothing_of_the_others(scrim):
