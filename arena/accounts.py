@@ -18,8 +18,9 @@ from datetime import UTC, datetime, timedelta
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
-from .store import ApiToken, Store, User, WebSession, rows_changed
+from .store import ApiToken, Store, TeamMember, User, WebSession, rows_changed
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 TOKEN_PREFIX = "arena_"
@@ -33,6 +34,20 @@ class AccountError(Exception):
     """Something the accounts refuse; the message says what to do."""
 
 
+class AccountDisabled(AccountError):
+    """The account was disabled by an admin (``arena/moderation.py``): its tokens and sessions are
+    refused, and it cannot sign in. Raised only once the token, cookie or password was right."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the account {name} is disabled by an admin: ask an admin to enable it again")
+        self.name = name
+
+
+def _enabled(user: User) -> None:
+    if user.disabled_at is not None:
+        raise AccountDisabled(user.name)
+
+
 @dataclass(frozen=True)
 class Account:
     """Who is asking: what a request knows of its user."""
@@ -43,6 +58,10 @@ class Account:
     # the session's CSRF token, still to be shown by a request that changes something; "" when the
     # request came with an API token, or has shown it (arena/web/auth.py)
     csrf: str = ""
+    # the teams it is in (any role), and those it owns: read from the membership rows with the
+    # account, on every request, so that a member removed loses the team's bots at once
+    teams: frozenset[int] = frozenset()
+    owned_teams: frozenset[int] = frozenset()
 
 
 def digest(token: str) -> str:
@@ -118,10 +137,18 @@ def check_password(store: Store, name: str, password: str) -> Account | None:
             return None
         if user is None or stored is None:
             return None
+        _enabled(user)
         if _hasher.check_needs_rehash(stored):
             user.password_hash = _hasher.hash(password)
             session.commit()
-        return Account(user.id, user.name, user.is_admin)
+        return account_of(session, user)
+
+
+def account_of(session: Session, user: User, csrf: str = "") -> Account:
+    """``user`` as the access rules see it: with the teams it is in, as the store says now."""
+    roles = session.execute(select(TeamMember.team_id, TeamMember.role).where(TeamMember.user_id == user.id)).all()
+    return Account(user.id, user.name, user.is_admin, csrf, teams=frozenset(t for t, _ in roles),
+                   owned_teams=frozenset(t for t, role in roles if role == "owner"))
 
 
 def account_for_token(store: Store, token: str) -> Account | None:
@@ -131,7 +158,8 @@ def account_for_token(store: Store, token: str) -> Account | None:
         row = session.scalar(select(ApiToken).where(ApiToken.digest == digest(token)))
         if row is None:
             return None
-        return Account(row.user.id, row.user.name, row.user.is_admin)
+        _enabled(row.user)  # asked on every request: a disabled account's token fails at once
+        return account_of(session, row.user)
 
 
 def open_session(store: Store, account: Account) -> tuple[str, str]:
@@ -153,7 +181,8 @@ def account_for_session(store: Store, cookie: str) -> Account | None:
         expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
         if expires < datetime.now(UTC):
             return None
-        return Account(row.user.id, row.user.name, row.user.is_admin, row.csrf)
+        _enabled(row.user)
+        return account_of(session, row.user, row.csrf)
 
 
 def device_cookie(store: Store, name: str) -> str | None:

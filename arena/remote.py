@@ -39,10 +39,11 @@ class Followed:
 
 def submit_to_server(server: str, token: str, folder: Path, leagues: Sequence[str] = (), retire_previous: bool = True,
                      say: Say = print, log_say: Say = print, report_say: Say = print,
-                     timeout: float = 120.0) -> Followed:
+                     timeout: float = 120.0, team: str | None = None) -> Followed:
     """Packs ``folder`` (refusing here what the server would refuse: ``UploadRefused``, or
     ``BotError`` for a bad bot.toml), uploads it to ``server`` with ``token``, then follows the
-    submission: ``say`` gets our lines (status changes), ``log_say`` each new line of the build
+    submission (for ``team``, if given: a team the token's account is in): ``say`` gets our lines
+    (status changes), ``log_say`` each new line of the build
     log and ``report_say`` of the check report, all escaped. Raises :class:`ServerError`."""
     from .bots.upload import pack_folder
 
@@ -57,7 +58,8 @@ def submit_to_server(server: str, token: str, folder: Path, leagues: Sequence[st
     with httpx.Client(base_url=base, headers=headers, timeout=timeout) as client:
         reply = _request(client, "POST", "/api/v1/submissions", base,
                          files={"archive": (f"{config.name}.tar.gz", archive, "application/gzip")},
-                         data={"leagues": list(leagues), "retire_previous": "true" if retire_previous else "false"})
+                         data={"leagues": list(leagues), "retire_previous": "true" if retire_previous else "false",
+                               **({"team": team} if team else {})})
         submission = reply.json()
         say(f"submission {submission['id']}: {base}{submission['url']}")
         return _follow(client, base, submission, say, log_say, report_say)

@@ -39,7 +39,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from arena_games import GAMES, GameError, get_game
@@ -105,9 +105,9 @@ def own_bot(session: Session, asker: Account, ref: str) -> Bot:
     if not mine:
         raise ScrimmageError(f"{_quoted(ref)} is not your bot: a scrimmage is asked for with a bot of your own "
                              "(its opponents may be anyone's)", 403)
-    playing = [b for b in mine if b.retired_at is None]
+    playing = [b for b in mine if b.plays]
     if not playing:
-        raise ScrimmageError(f"{printable(mine[0].label)} is retired: a retired bot plays no new match "
+        raise ScrimmageError(f"{printable(mine[0].label)} is {_why_not(mine[0])}: it plays no new match "
                              "(submit a new version, or name another)", 400)
     return playing[0]
 
@@ -122,11 +122,21 @@ def opponent(session: Session, ref: str) -> Bot:
     on_board = [b for b in versions if b.id in entered]
     if not on_board:
         raise ScrimmageError(f"{_quoted(ref)} is in no league: an opponent is a bot entered in a league", 400)
-    playing = [b for b in on_board if b.retired_at is None]
+    playing = [b for b in on_board if b.plays]
     if not playing:
-        raise ScrimmageError(f"{printable(on_board[0].label)} is retired: it plays no new match, so it cannot be "
-                             "an opponent", 400)
+        raise ScrimmageError(f"{printable(on_board[0].label)} is {_why_not(on_board[0])}: it plays no new match, so "
+                             "it cannot be an opponent", 400)
     return playing[0]
+
+
+def _why_not(bot: Bot) -> str:
+    return "disqualified" if bot.disqualified_at is not None else "retired"
+
+
+def held_by(asker: Account) -> ColumnElement[bool]:
+    """The bots ``asker`` holds, as an SQL clause: their own, and their teams' (``access.may_scrimmage``
+    decides; this only narrows what is read)."""
+    return or_(and_(Bot.team_id.is_(None), Bot.owner_id == asker.id), Bot.team_id.in_(asker.teams))
 
 
 def _plays(bot: Bot, game: str) -> bool:
@@ -375,7 +385,7 @@ def visible(session: Session, asker: Account | None, scrimmage_id: int) -> Seen 
 def mine(session: Session, asker: Account, limit: int = 100, scanned: int = 2000) -> list[int]:
     """The ids of the scrimmages ``asker`` may see (asked for, or a bot of theirs played in it),
     newest first, among the newest ``scanned`` (bot ids are a JSON column: read, not indexed)."""
-    own = set(session.scalars(select(Bot.id).where(Bot.owner_id == asker.id)))
+    own = set(session.scalars(select(Bot.id).where(held_by(asker))))
     found = []
     for row_id, user_id, bots in session.execute(select(Scrimmage.id, Scrimmage.user_id, Scrimmage.bots)
                                                  .order_by(Scrimmage.id.desc()).limit(scanned)):

@@ -140,3 +140,13 @@ def test_the_result_table():
     assert (table[1].games, table[1].wins, table[1].mean_rank, table[1].total_score) == (3, 2.5, 1.0, 15)
     assert (table[2].wins, table[2].mean_rank, table[2].failures) == (0, 2.333, 1)
     assert (table[3].wins, table[3].total_score, table[3].failures) == (0.5, 5, 1)
+
+
+def test_a_disqualified_bot_is_no_opponent_and_plays_for_nobody(world):
+    with world.store() as session, session.begin():
+        session.execute(update(Bot).where(Bot.name.in_(["op2", "mine-prohis"])).values(disqualified_at=now()))
+    with pytest.raises(ScrimmageError, match="op2@1 is disqualified: it plays no new match"):
+        create_scrimmage(world.store, world.alice, "mine", ["op2"])
+    with pytest.raises(ScrimmageError, match="mine-prohis@1 is disqualified"):
+        create_scrimmage(world.store, world.alice, "mine-prohis", ["op1", "op3"])
+    assert count(world.store) == 0

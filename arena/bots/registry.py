@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
-from .. import access
+from .. import access, audit
 from ..league import LeagueError, NotAllowed, get_league
-from ..store import Bot, Entry, ImageArchive, League, Store, User
+from ..store import Bot, Entry, ImageArchive, League, Store, Team, User
 from ..store.models import now
 
 if TYPE_CHECKING:
@@ -57,10 +57,12 @@ def find_bot(session: Any, label: str) -> Bot:
 
 def register_bot(store: Store, *, name: str, version: str, image: str, image_digest: str,
                  language: str, author: str, games: list[str], league: str | None,
-                 leagues: Sequence[str] = (), owner_id: int | None = None, retire_previous: bool = False) -> Bot:
+                 leagues: Sequence[str] = (), owner_id: int | None = None, retire_previous: bool = False,
+                 team_id: int | None = None) -> Bot:
     """Records a built and validated bot version, and enters it in ``league`` and ``leagues``,
     all in one transaction. ``owner_id``: the account that submitted it over HTTP (None: the
-    command line's, the operator's). With ``retire_previous``, every other version of the name
+    command line's, the operator's); ``team_id``: the team whose name it is (None: the owner's
+    own). With ``retire_previous``, every other version of the name
     that is not retired yet is retired (it plays no new match)."""
     with store() as session, session.begin():
         names = list(dict.fromkeys([*([league] if league else []), *leagues]))
@@ -68,7 +70,7 @@ def register_bot(store: Store, *, name: str, version: str, image: str, image_dig
         if session.scalar(select(Bot).where(Bot.name == name, Bot.version == version)):
             raise LeagueError(f"bot {name} version {version} is registered already: give it a new version")
         bot = Bot(name=name, version=version, image=image, image_digest=image_digest, language=language,
-                  author=author, games=games, owner_id=owner_id)
+                  author=author, games=games, owner_id=owner_id, team_id=team_id)
         session.add(bot)
         session.flush()
         for target in targets:
@@ -80,19 +82,23 @@ def register_bot(store: Store, *, name: str, version: str, image: str, image_dig
     return bot
 
 
-def retire_bot(store: Store, bot_id: int, account: Account | None) -> Bot:
+def retire_bot(store: Store, bot_id: int, account: Account | None, operator: bool = False) -> Bot:
     """Retires bot ``bot_id`` for ``account``, who must be allowed to
-    (:func:`arena.access.may_retire`: its owner; for a bot of the command line, an admin), else
-    :class:`NotAllowed`. A retired bot keeps its games and ratings and plays no new match.
-    Retiring a retired bot changes nothing. Returns the bot."""
+    (:func:`arena.access.may_retire`: its owner; for a team's, an owner of the team; for a bot of
+    the command line, an admin), else :class:`NotAllowed`; the ``operator`` (the command line,
+    holding the store) may retire any. A retired bot keeps its games and ratings and plays no new
+    match. Retiring a retired bot changes nothing. Returns the bot."""
     with store() as session, session.begin():
         bot = session.get(Bot, bot_id)
         if bot is None:
             raise LeagueError(f"no bot with id {bot_id}")
-        if not access.may_retire(account, bot):
-            raise NotAllowed(f"only the owner of {bot.label} may retire it")
+        if not operator and not access.may_retire(account, bot):
+            raise NotAllowed(f"only an owner of its team may retire {bot.label}" if bot.team_id is not None
+                             else f"only the owner of {bot.label} may retire it")
         if bot.retired_at is None:
             bot.retired_at = now()
+            audit.record(session, account.id if account is not None else None, "bot.retire",
+                         f"bot {bot.id} ({bot.label})")
     return bot
 
 
@@ -120,7 +126,7 @@ class RegisteredBot:
 
     ref: BotRef
     author: str
-    owner: str | None  # the account that submitted it over HTTP; None: registered on the command line
+    owner: str | None  # the account that submitted it over HTTP, or its team's name; None: the command line's
     games: list[str]  # the games it claims; [] = all
     image: str
     image_digest: str
@@ -132,8 +138,9 @@ class RegisteredBot:
 
 def registered_bots(store: Store, name: str | None = None) -> list[RegisteredBot]:
     """Every registered bot version (of ``name`` only, if given), by name then registration."""
-    query = (select(Bot, User.name, ImageArchive.id)
+    query = (select(Bot, func.coalesce(Team.name, User.name), ImageArchive.id)
              .outerjoin(User, User.id == Bot.owner_id)
+             .outerjoin(Team, Team.id == Bot.team_id)
              .outerjoin(ImageArchive, ImageArchive.image_id == Bot.image_digest)
              .order_by(Bot.name, Bot.id))
     if name is not None:

@@ -28,9 +28,9 @@ from referee.sandbox import docker_client
 from referee.textlog import printable
 
 from .. import access
-from ..accounts import Account
+from ..accounts import Account, account_of
 from ..league import LeagueError, NotAllowed, get_league
-from ..store import Bot, Store, Submission, User, rows_changed
+from ..store import Bot, Store, Submission, Team, User, rows_changed
 from ..store.models import SubmissionStatus, now
 from .build import BUILD_TIMEOUT, BuildResult, BuildUnavailable, build_bot
 from .cache import remove_bot_image
@@ -100,18 +100,37 @@ def check_leagues(store: Store, config: BotConfig, leagues: Sequence[str]) -> No
                                   f"only {', '.join(config.games)}")
 
 
-def check_may_submit(store: Store, account: Account, name: str) -> None:
+def check_may_submit(store: Store, account: Account, name: str, team: int | None = None) -> None:
     """Raises :class:`~arena.league.NotAllowed` unless ``account`` may submit a version of the
-    bot name ``name`` (:func:`arena.access.may_submit`: a new name, or one whose every version is
-    its own; a command-line bot's, the operator's, only an admin's)."""
+    bot name ``name`` for ``team`` (a team's id; None: for itself) (:func:`arena.access.may_submit`:
+    a new name, or one whose every version is its own, or that team's and it is in the team; a
+    command-line bot's, the operator's, only an admin's)."""
     with store() as session:
-        versions = session.execute(select(Bot.owner_id).where(Bot.name == name).distinct()).all()
-    if not access.may_submit(account, versions):
-        refused = [v for v in versions if not access.may_submit(account, [v])]
-        operators = any(v.owner_id is None for v in refused)
-        whose = "the operator's (registered on the league's machine)" if operators else "another author's"
-        raise NotAllowed(f"the bot name {name!r} is {whose}: only its owner submits versions of it; "
-                         "pick another name")
+        versions = session.execute(select(Bot.owner_id, Bot.team_id).where(Bot.name == name).distinct()).all()
+        team_name = session.scalar(select(Team.name).where(Team.id == team)) if team is not None else None
+        holders = {v.team_id for v in versions if v.team_id is not None}
+        holder = session.scalar(select(Team.name).where(Team.id == min(holders))) if holders else None
+        disqualified = session.scalars(select(Bot.version).where(Bot.name == name,
+                                                                 Bot.disqualified_at.is_not(None))).all()
+    if not access.may_enter_name(bool(v) for v in disqualified):
+        which = printable(", ".join(disqualified), 200)
+        raise NotAllowed(f"the bot name {name!r} has a disqualified version ({which}): "
+                         "no new version of it is entered until an admin undoes that")
+    if access.may_submit(account, versions, team):
+        return
+    if holder is not None and (team not in holders or team not in account.teams):
+        raise NotAllowed(f"the bot name {name!r} belongs to team {holder}: only its members submit versions of it, "
+                         f"for the team (the field team, or --team {holder}); pick another name")
+    if team is not None and team not in account.teams:
+        raise NotAllowed(f"you are not in team {team_name}: only its members submit its bots")
+    refused = [v for v in versions if not access.may_submit(account, [v])]
+    if team is not None and not refused:
+        raise NotAllowed(f"the bot name {name!r} is yours and does not belong to team {team_name}: submit it without "
+                         "a team, or pick another name for the team's bot")
+    operators = any(v.owner_id is None for v in refused)
+    whose = "the operator's (registered on the league's machine)" if operators else "another author's"
+    raise NotAllowed(f"the bot name {name!r} is {whose}: only its owner submits versions of it; "
+                     "pick another name")
 
 
 def _build(client: docker.DockerClient, config: BotConfig, build_say: Say,
@@ -136,13 +155,13 @@ def _check(built: BuildResult, check_say: Say) -> CheckReport:
 
 def _register(store: Store, client: docker.DockerClient, config: BotConfig, built: BuildResult,
               report: CheckReport, leagues: Sequence[str], owner_id: int | None = None,
-              retire_previous: bool = False) -> Bot:
+              retire_previous: bool = False, team_id: int | None = None) -> Bot:
     claimed = report.hello.get("games") or list(config.games)
     try:
         return register_bot(store, name=config.name, version=config.version, image=built.tag,
                             image_digest=client.api.inspect_image(built.tag)["Id"], language=config.language,
                             author=config.author, games=claimed, league=None, leagues=leagues, owner_id=owner_id,
-                            retire_previous=retire_previous)
+                            retire_previous=retire_previous, team_id=team_id)
     except LeagueError as exc:
         raise SubmissionRefused(str(exc)) from exc
 
@@ -228,9 +247,11 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
             raise LeagueError(f"no submission {submission_id}")
         user = session.get(User, row.user_id)
         assert user is not None
-        account = Account(user.id, user.name, user.is_admin)
+        disabled = user.disabled_at is not None
         folder, leagues, retire_previous = Path(row.folder), list(row.leagues), row.retire_previous
+        team = row.team_id
         label = (row.bot_name, row.bot_version)
+    account = _account(store, row.user_id)  # its teams as they are now, not at upload
     progress = _Progress(store, submission_id)
     status = "refused"
     built: BuildResult | None = None
@@ -247,7 +268,9 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                         raise SubmissionRefused("the uploaded folder is gone from the server: submit the bot again")
                     config = load_bot_config(folder)
                     progress.update(bot_name=config.name, bot_version=config.version)
-                check_may_submit(store, account, config.name)
+                if disabled:  # its queued submissions are not built: the account may not act any more
+                    raise SubmissionRefused(f"the account {account.name} was disabled by an admin")
+                check_may_submit(store, account, config.name, team)
                 check_leagues(store, config, leagues)
                 check_new_version(store, config.name, config.version)
                 if not resume:
@@ -263,8 +286,10 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
                     progress.update(status="checking")
                 assert built is not None
                 report = _check(built, progress.report)
+                # asked again, with the account's teams as they are now: a member may have left during the build
+                check_may_submit(store, _account(store, account.id), config.name, team)
                 bot = _register(store, client, config, built, report, leagues, owner_id=account.id,
-                                retire_previous=retire_previous)
+                                retire_previous=retire_previous, team_id=team)
                 progress.update(status="entered", bot_id=bot.id)
                 status = "entered"
             except Stopping:
@@ -297,6 +322,13 @@ def run_submission(store: Store, submission_id: int, stopping: Callable[[], bool
         if client is not None:
             client.close()
     return status
+
+
+def _account(store: Store, user_id: int) -> Account:
+    with store() as session:
+        user = session.get(User, user_id)
+        assert user is not None
+        return account_of(session, user)
 
 
 def _built_before(client: docker.DockerClient, name: str, version: str) -> tuple[BotConfig, BuildResult]:

@@ -26,6 +26,8 @@ COMMANDS = {
     "demo": "demo:demo",
     "serve": "serve:serve",
     "user": "user:user",
+    "team": "team:team",
+    "audit": "audit:audit",
     "ladder": "ladder:ladder",
     "bundle": "bundle:bundle",
     "compare": "compare:compare",

@@ -153,13 +153,16 @@ def check(is_command: bool, decision_ms: int, bank_ms: int, quiet: bool, target:
 @click.option("--keep-previous", is_flag=True,
               help="With --server: keep your earlier versions of the bot playing (by default they are retired "
                    "once this one is entered).")
+@click.option("--team", metavar="TEAM",
+              help="With --server: submit it for team TEAM, which you are in (a name a team holds stays the "
+                   "team's without it).")
 @click.option("--root", type=click.Path(path_type=Path), help=ROOT_HELP + " Not with --server.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not echo the build's output.")
 @click.option("--db", "db_url", envvar="ARENA_DB", metavar="URL",
               help="Without --server: the database URL (SQLAlchemy); default $ARENA_DB or sqlite:///runs/arena.db.")
 @user_errors
 def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str | None, keep_previous: bool,
-           root: Path | None, quiet: bool, db_url: str | None) -> None:
+           team: str | None, root: Path | None, quiet: bool, db_url: str | None) -> None:
     """Build the bot folder PATH, check it (arena bot check), then register it as a new bot version.
 
     A bot that fails to build or fails a check is refused, and nothing is registered.
@@ -171,10 +174,12 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
     if server:
         if root is not None:
             raise click.UsageError("--root goes only with a local submission: a server builds the bot folder alone")
-        submit_remotely(path, server, token or "", leagues, not keep_previous, quiet)
+        submit_remotely(path, server, token or "", leagues, not keep_previous, quiet, team)
         return
     if keep_previous:
         raise click.UsageError("--keep-previous goes with --server (a local submission retires nothing)")
+    if team:
+        raise click.UsageError("--team goes with --server (a local submission is the operator's)")
     if len(leagues) > 1:
         raise click.UsageError("a local submission enters one --league (`arena league join` adds it to others)")
     from ..store import StoreError, open_store
@@ -189,14 +194,14 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
 
 
 def submit_remotely(path: Path, server: str, token: str, leagues: tuple[str, ...], retire_previous: bool,
-                    quiet: bool) -> None:
+                    quiet: bool, team: str | None = None) -> None:
     from ..bots.upload import UploadRefused
     from ..remote import ServerError, submit_to_server
 
     try:
         followed = submit_to_server(server, token, path, leagues, retire_previous, say=click.echo,
                                     log_say=(lambda line: None) if quiet else (lambda line: click.echo(f"  {line}")),
-                                    report_say=click.echo)
+                                    report_say=click.echo, team=team)
     except BotError as exc:
         raise click.ClickException(escaped(str(exc))) from exc
     except UploadRefused as exc:
@@ -228,3 +233,48 @@ def submission_errors() -> Iterator[None]:
 from .bot_new import new  # noqa: E402  (its own module: the starters; a command of this group)
 
 bot.add_command(new)
+
+
+@bot.command("retire")
+@click.argument("label", metavar="NAME[@VERSION]")
+@click.option("--disqualify", is_flag=True,
+              help="Disqualify it instead (any author's): its owner cannot undo it nor submit new versions of the "
+                   "name; leaderboards mark it. Undo with `arena bot requalify`.")
+@click.option("--reason", default="", metavar="TEXT", help="Why it is disqualified (its owner and admins see it).")
+@with_store(create=False)
+@user_errors
+def retire(label: str, disqualify: bool, reason: str, store) -> None:
+    """Retire bot NAME@VERSION (NAME alone: its newest version): it plays no new match; its games
+    and ratings stay. The operator's twin of the bot page's button, for any author's bot; with
+    --disqualify, an admin's disqualification (recorded in the audit log as the operator's)."""
+    from ..bots.registry import find_bot, retire_bot
+    from ..moderation import disqualify_bot
+
+    if reason and not disqualify:
+        raise click.UsageError("--reason goes with --disqualify")
+    with store() as session:
+        found = find_bot(session, label)
+        bot_id, shown = found.id, printable(found.label)
+    if disqualify:
+        disqualify_bot(store, bot_id, reason, None)
+        click.echo(f"{shown} disqualified: it plays no new match, and its name takes no new version")
+    else:
+        retire_bot(store, bot_id, None, operator=True)
+        click.echo(f"{shown} retired: it plays no new match")
+
+
+@bot.command("requalify")
+@click.argument("label", metavar="NAME[@VERSION]")
+@with_store(create=False)
+@user_errors
+def requalify(label: str, store) -> None:
+    """Undo the disqualification of bot NAME@VERSION (NAME alone: its newest version): it plays
+    again, unless it was retired before it was disqualified."""
+    from ..bots.registry import find_bot
+    from ..moderation import requalify_bot
+
+    with store() as session:
+        bot_id = find_bot(session, label).id
+    state = requalify_bot(store, bot_id, None)
+    click.echo(f"{printable(state.name)}@{printable(state.version)} requalified"
+               + (": it is still retired (it was before)" if state.retired_at else ": it plays again"))

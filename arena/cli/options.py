@@ -51,11 +51,15 @@ def with_store(create: bool = True):
                       help="Database URL (SQLAlchemy); default $ARENA_DB or sqlite:///runs/arena.db.")
         @functools.wraps(command)
         def wrapper(*args, db_url: str | None, **kwargs):
+            from .. import audit
+
             try:
                 store = open_store(db_url, create=create)
             except StoreError as exc:
                 raise click.ClickException(str(exc)) from exc
-            return command(*args, store=store, **kwargs)
+            # what the command writes is the operator's, on the record (an audit entry, arena/audit.py)
+            with audit.command(store, " ".join(click.get_current_context().command_path.split()[1:])):
+                return command(*args, store=store, **kwargs)
 
         return wrapper
 

@@ -64,6 +64,10 @@ def _public_url(_ctx: click.Context, _param: click.Parameter, value: str | None)
               show_default=True, help="Seconds a client has to send a request's whole head; then 408.")
 @click.option("--max-connections", type=click.IntRange(1), default=DEFAULTS.max_connections,
               show_default=True, help="Open connections at most; past it, requests get 503.")
+@click.option("--audit-days", type=click.IntRange(1), default=DEFAULTS.audit_days, show_default=True,
+              help="Audit log entries are kept this many days.")
+@click.option("--audit-max-rows", type=click.IntRange(1000), default=DEFAULTS.audit_max_rows, show_default=True,
+              help="The audit log's newest entries kept at most.")
 @with_store()
 def serve(host: str, port: int, runs_dir: Path, secure_cookies: bool, no_worker: bool, public_url: str | None,
           proxies: tuple[str, ...], sign_in_concurrency: int, max_header_bytes: int, header_timeout: float,

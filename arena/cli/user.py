@@ -13,12 +13,13 @@ from .output import echo_json, iso, json_option, print_table
 
 def account_errors(command):
     from ..accounts import AccountError
+    from ..league import LeagueError  # a moderation's refusal (arena/moderation.py)
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except AccountError as exc:
+        except (AccountError, LeagueError) as exc:
             raise click.ClickException(str(exc)) from exc
 
     return wrapper
@@ -92,8 +93,36 @@ def list_users(as_json: bool, store) -> None:
 
     accounts = users(store)
     if as_json:
-        echo_json([{"name": u.name, "admin": u.is_admin, "created_at": iso(u.created_at)} for u in accounts])
+        echo_json([{"name": u.name, "admin": u.is_admin, "created_at": iso(u.created_at),
+                    "disabled_at": iso(u.disabled_at)} for u in accounts])
         return
-    print_table(["user", "role", "created"],
-                [[u.name, "admin" if u.is_admin else "author", f"{u.created_at:%Y-%m-%d}"] for u in accounts],
+    print_table(["user", "role", "created", "disabled"],
+                [[u.name, "admin" if u.is_admin else "author", f"{u.created_at:%Y-%m-%d}",
+                  f"{u.disabled_at:%Y-%m-%d}" if u.disabled_at else "-"] for u in accounts],
                 hostile=[0])
+
+
+@user.command("disable")
+@click.argument("name")
+@with_store(create=False)
+@account_errors
+def disable(name: str, store) -> None:
+    """Disable account NAME: its web sessions end and its API tokens are refused at once, and it
+    cannot sign in; its bots stay (disqualify them with `arena bot retire --disqualify`). The
+    last enabled admin cannot be disabled. The operator's twin of the users page."""
+    from ..moderation import disable_user
+
+    disable_user(store, name, None)
+    click.echo(f"user {name} disabled: its tokens and sessions are refused; `arena user enable {name}` undoes it")
+
+
+@user.command("enable")
+@click.argument("name")
+@with_store(create=False)
+@account_errors
+def enable(name: str, store) -> None:
+    """Enable account NAME again: its API tokens work again; its browsers sign in again."""
+    from ..moderation import enable_user
+
+    enable_user(store, name, None)
+    click.echo(f"user {name} enabled")

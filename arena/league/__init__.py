@@ -19,6 +19,7 @@ from sqlalchemy import select
 from arena_games import GameError, get_game
 from referee.spec import SpecError, check_secret, new_secret
 
+from .. import audit
 from ..store import League, Store
 from .schedule import ScheduleOptions
 
@@ -45,10 +46,11 @@ def league_name_problem(name: str) -> str | None:
 
 
 def create_league(store: Store, name: str, game: str, players: int, settings: dict[str, Any],
-                  options: ScheduleOptions, secret: str | None = None) -> League:
-    """A new league. Its deals and bot seeds derive from ``secret`` (hex, at least 128 bits);
-    by default a fresh one from the operating system. Give one only to make a league
-    reproducible (tests): whoever knows it knows every deal."""
+                  options: ScheduleOptions, secret: str | None = None, actor_id: int | None = None) -> League:
+    """A new league, made by account ``actor_id`` (None: the operator), on the audit log. Its deals
+    and bot seeds derive from ``secret`` (hex, at least 128 bits); by default a fresh one from the
+    operating system. Give one only to make a league reproducible (tests): whoever knows it knows
+    every deal."""
     if problem := league_name_problem(name):
         raise LeagueError(problem)
     try:
@@ -63,6 +65,9 @@ def create_league(store: Store, name: str, game: str, players: int, settings: di
         league = League(name=name, game=spec.name, players=players, settings=full_settings,
                         schedule=options.to_dict(), secret=secret)
         session.add(league)
+        session.flush()
+        audit.record(session, actor_id, "league.create", f"league {league.id} ({name})",
+                     {"game": spec.name, "players": players, "format": options.format})
     return league
 
 

@@ -176,7 +176,8 @@ class _Ladder:
         self._count_cycles()
 
     def _entrants(self) -> dict[int, Bot]:
-        """The entrants not retired, read again: bots may join or retire while the ladder runs."""
+        """The entrants that play (neither retired nor disqualified: ``Bot.plays``), read again: bots
+        may join, retire or be disqualified while the ladder runs."""
         def read() -> list[Bot]:
             with self.store() as session:
                 return list(session.scalars(select(Bot).join(Entry, Entry.bot_id == Bot.id)
@@ -184,7 +185,7 @@ class _Ladder:
 
         bots = with_store(self.store, read)
         self.bots.update((b.id, b) for b in bots)
-        return {b.id: b for b in bots if b.retired_at is None}
+        return {b.id: b for b in bots if b.plays}
 
     # -- choosing the next match ---------------------------------------------------------------
     def feed(self) -> Iterator[MatchJob | None]:

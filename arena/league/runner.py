@@ -43,6 +43,7 @@ class RunSummary:
     # seconds summed over matches: referee processes (wall), and inside them container
     # start, round trips, engine; then the league runner's store and ratings work
     timings: dict[str, float] = field(default_factory=dict)
+    matches_withdrawn: int = 0  # scheduled, but not started when a bot of theirs was disqualified: not played
 
 
 def run_league(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
@@ -90,6 +91,7 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         on_start(len(todo) * games_per_match(players, options))
     jobs_list = [match_job(name, league, s, entrants, options, runs_dir) for s in todo]
 
+    withdrawn: list[MatchJob] = []  # not played: a bot of theirs was disqualified once the run had started
     full: list[NoSpaceLeft] = []  # the records' disk was full: no match starts until it has room again
 
     # the (table, cycle) of each match being played: two matches of one cycle deal the same
@@ -106,6 +108,11 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
                 if not wait_for_room(full[-1].folder):
                     return
                 full.clear()
+            if out := with_store(store, lambda: disqualified(store, {b for j in waiting for b in j.slot.table})):
+                # an admin disqualified a bot since the schedule was made: its matches not started are not played
+                withdrawn.extend(j for j in waiting if out & set(j.slot.table))
+                waiting[:] = [j for j in waiting if not out & set(j.slot.table)]
+                continue
             job = next((j for j in waiting if (j.slot.key, j.slot.cycle) not in busy), None)
             if job is None:
                 yield None  # every match left shares a cycle with one being played: ask again as one ends
@@ -166,7 +173,8 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
     t_ratings = time.perf_counter()
     with_store(store, lambda: rebuild_ratings(store, name))
     timings["ratings"] = time.perf_counter() - t_ratings
-    return RunSummary(len(todo), games_run, failures, len(slots) - len(todo), time.monotonic() - start, timings)
+    return RunSummary(len(todo) - len(withdrawn), games_run, failures, len(slots) - len(todo),
+                      time.monotonic() - start, timings, len(withdrawn))
 
 
 def failed_matches(failures: list[RefereeFailed], matches: int) -> RefereeFailed:
@@ -184,14 +192,24 @@ FAILURES_SHOWN = 5
 
 def playing(league: League) -> dict[int, Bot]:
     """The league's entrants that play new matches, by bot id: a retired bot plays no new
-    match (its stored games and ratings stay). Refuses a league with fewer than a table."""
-    entrants = {e.bot.id: e.bot for e in league.entries if e.bot.retired_at is None}
+    match (its stored games and ratings stay), nor a disqualified one (retired too). Refuses a
+    league with fewer than a table."""
+    entrants = {e.bot.id: e.bot for e in league.entries if e.bot.plays}
     if len(entrants) < league.players:
         retired = len(league.entries) - len(entrants)
         raise LeagueError(f"league {printable(league.name)} has {len(entrants)} entrant(s)"
                           + (f" not retired ({retired} retired)" if retired else "")
                           + f"; {league.game} needs {league.players} per table")
     return entrants
+
+
+def disqualified(store: Store, bot_ids: set[int]) -> set[int]:
+    """Those of ``bot_ids`` an admin has disqualified (``arena/moderation.py``): asked before each
+    match starts, so a bot disqualified during a run plays none of its matches not started yet."""
+    if not bot_ids:
+        return set()
+    with store() as session:
+        return set(session.scalars(select(Bot.id).where(Bot.id.in_(bot_ids), Bot.disqualified_at.is_not(None))))
 
 
 def match_job(name: str, league: League, slot: Slot, entrants: dict[int, Bot], options: ScheduleOptions,

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from referee import limits
 
-from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store, User
+from ..store import Bot, Entry, Game, League, Match, Rating, RatingHistory, Store, Team, User
 from . import get_league
 from .confidence import TOP_K, RankOdds, rank_odds
 from .ratings import ENV, RatedGame, rate
@@ -125,7 +125,8 @@ def leaderboard(store: Store, name: str, top: int = TOP_K) -> list[dict[str, Any
     shown rank alone (in over 90% of the draws the bot takes exactly that rank).
 
     ``new`` marks the newest version of a bot name that has older versions in the league, for
-    :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match).
+    :data:`NEW_DAYS` days after it entered; ``retired`` a retired bot (it plays no new match),
+    ``disqualified`` one an admin disqualified (retired too).
     Games, wins, average score and failure rate count every stored game; mu and sigma are of the
     last :func:`rebuild_ratings`."""
     return standings(store, name).rows_for(top)
@@ -135,7 +136,7 @@ def _fingerprint(connection: Any, name: str) -> str:
     """A string that changes whenever league ``name``'s leaderboard may: matches are only added
     (their count and highest id), ratings replaced by each rebuild (their count, and the sums of
     their games, mu and sigma: a rebuild after new games changes the games and every sigma),
-    entrants only added, bots only retired; and "new" marks expire by the hour. One query."""
+    entrants only added, bots retired or disqualified; and "new" marks expire by the hour. One query."""
     row = connection.execute(_FINGERPRINT, {"name": name}).one_or_none()
     if row is None:
         with Session(connection) as session:
@@ -160,6 +161,8 @@ _FINGERPRINT = select(
     _of(Rating, func.sum(Rating.sigma), Rating.league_id == League.id),
     _of(Entry, func.count(), Entry.league_id == League.id),
     _of(Entry, func.count(), (Entry.league_id == League.id) & Bot.retired_at.is_not(None), Bot, Bot.id == Entry.bot_id),
+    _of(Entry, func.count(), (Entry.league_id == League.id) & Bot.disqualified_at.is_not(None), Bot,
+        Bot.id == Entry.bot_id),
 ).where(League.name == bindparam("name"))
 
 
@@ -173,9 +176,10 @@ def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]
     totals = league_games(store, league_id).totals
     with store() as session:
         entries = session.execute(
-            select(Entry.joined_at, Bot, Rating, User.name)
+            select(Entry.joined_at, Bot, Rating, func.coalesce(Team.name, User.name))
             .join(Bot, Bot.id == Entry.bot_id)
             .outerjoin(User, User.id == Bot.owner_id)
+            .outerjoin(Team, Team.id == Bot.team_id)
             .outerjoin(Rating, (Rating.league_id == Entry.league_id) & (Rating.bot_id == Entry.bot_id))
             .where(Entry.league_id == league_id).order_by(Entry.bot_id)).all()
     prior = ENV.create_rating()
@@ -189,13 +193,14 @@ def _rows(store: Store, league_id: int) -> tuple[list[dict[str, Any]], RankOdds]
         t = totals.get(bot.id) or BotTotals()
         rows.append({
             "bot_id": bot.id, "bot": bot.name, "version": bot.version,
-            # the author is the owning account (None: the operator's); bot.toml's is anyone's free text
+            # the author is the owning account or team (None: the operator's); bot.toml's is anyone's free text
             "author": owner, "declared_author": bot.author[:limits.AUTHOR_CHARS], "language": bot.language,
             "exposure": round(exposure, 3), "mu": round(mu, 3), "sigma": round(sigma, 3),
             "games": t.games, "wins": t.wins,
             "average_score": round(t.score / t.games, 1) if t.games else 0.0,
             "failure_rate": round(t.failed / t.games, 3) if t.games else 0.0,
             "new": bot.id in newest, "retired": bot.retired_at is not None,
+            "disqualified": bot.disqualified_at is not None,
         })
     rows.sort(key=lambda r: (-r["exposure"], -r["mu"], r["bot"], r["version"]))
     odds = rank_odds(posteriors)

@@ -102,7 +102,7 @@ def league_status(store: Store, name: str, rounds: int | None = None, now: datet
             why = "no target: no run has remembered its --rounds yet (give status --rounds N)"
         else:
             out["target"] = {"rounds": target, "from": "option" if rounds is not None else "last_run"}
-            playing = sorted(b for b, bot in entrants.items() if bot.retired_at is None)
+            playing = sorted(b for b, bot in entrants.items() if bot.plays)
             enough = len(playing) >= k
             slots = schedule(playing, k, target) if enough else []
             left = [s for s in slots if (s.round, s.key) not in stored]

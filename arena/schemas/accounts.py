@@ -28,12 +28,15 @@ class UserListed(Out):
     name: AccountName
     admin: Admin
     created_at: Moment = Field(description="when it was made")
+    disabled_at: Moment | None = Field(description="when an admin disabled it; null: enabled")
 
 
 class SubmissionSummary(Out):
     """A submission, without its log and report."""
 
     id: int = Field(ge=1, description="the submission's id")
+    author: AccountName = Field(description="the account that uploaded it")
+    team: str | None = Field(description="the team it is for (its members see it too); null: its author's own")
     status: SubmissionStatus = Field(description="queued, building, checking, then entered; or refused at any step")
     finished: bool = Field(description="entered or refused: it changes no more")
     bot_name: BotName = Field(description="the bot's name, from its bot.toml")

@@ -114,10 +114,16 @@ class BotOut(Out):
     author: Owner
     declared_author: DeclaredAuthor
     language: Language
-    owner: Owner = Field(description="the same as author (the account that submitted it; null: registered on the "
-                                     "command line)")
+    owner: Owner = Field(description="the same as author (the account that submitted it, or its team; null: "
+                                     "registered on the command line)")
+    team: str | None = Field(description="the team whose bot name it is (author and owner are then its name too); "
+                                         "null: a person's or the operator's")
     created_at: Moment = Field(description="when it was registered")
     retired_at: Moment | None = Field(description="when it was retired; null: not retired")
+    disqualified_at: Moment | None = Field(description="when an admin disqualified it (it plays no new match, and its "
+                                                       "name takes no new version); null: not disqualified")
+    disqualified_reason: str | None = Field(description="the admin's reason, for its owner and admins; null for "
+                                                        "anyone else, or when not disqualified")
     games: ClaimedGames
     versions: list[VersionOut] = Field(description="the other versions of its name, newest first")
     leagues: list[BotLeagueOut] = Field(description="every league it entered, by name")

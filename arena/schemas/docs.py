@@ -22,7 +22,9 @@ from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
 from .leagues import Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
+from .moderation import AuditEntryOut, AuditPage, Disqualified, UsersOut
 from .scrimmages import ScrimmageOut
+from .teams import TeamListed, TeamMembersListed, TeamOut
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Listing:
 
 # the command line's listings, by command path; "bot new --list-languages" is a listing of an option
 LISTINGS: dict[str, Listing] = {
+    "audit": Listing(AuditEntryOut, "The audit log's entries, newest first."),
     "bot list": Listing(BotListed, "Every registered bot version (of NAME only, if given), by name then "
                                    "registration."),
     "bot new --list-languages": Listing(StarterOut, "Every language arena bot new writes a starter in."),
@@ -50,12 +53,14 @@ LISTINGS: dict[str, Listing] = {
     "scrimmage": Listing(ScrimmageOut),
     "show game": Listing(StoredGameOut),
     "show match": Listing(StoredMatchOut),
+    "team list": Listing(TeamMembersListed, "Every team, by name, with its members."),
     "user list": Listing(UserListed, "Every account, by name."),
 }
 
 # the API's answers (a list of one: the same table)
 ANSWERS: tuple[type[Out], ...] = (AccountOut, LeagueOut, Leaderboard, RunState, BotOut, Retired, MatchOut, GameOut,
-                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, ScrimmageOut)
+                                  ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, TeamListed, TeamOut,
+                                  Disqualified, UsersOut, UserListed, AuditPage, ScrimmageOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"
 

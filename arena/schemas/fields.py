@@ -29,8 +29,9 @@ BotName = Annotated[str, Field(description="the bot's name (its author's text)")
 Version = Annotated[str, Field(description="the bot's version (its author's text)")]
 Language = Annotated[str, Field(description="bot.toml's language")]
 Label = Annotated[str, Field(description="a bot's label, NAME@VERSION")]
-Owner = Annotated[str | None, Field(description="the account that owns it (that submitted it over HTTP); null: "
-                                                "registered on the command line, the operator's")]
+Owner = Annotated[str | None, Field(description="the account that owns it (that submitted it over HTTP), or the "
+                                                "team's name for a team's bot; null: registered on the command line, "
+                                                "the operator's")]
 DeclaredAuthor = Annotated[str, Field(description="bot.toml's author: the author's own free text, not an identity")]
 ClaimedGames = Annotated[list[str], Field(description="the games it claims to play; [] means all")]
 

@@ -45,7 +45,8 @@ class SeatOut(Out):
     rank: int | None = Field(description=f"1 is best; {HIDDEN}")
     failure: str | None = Field(description=f"why it failed (\"timeout\", \"crash\", ...); \"\" it did not; {HIDDEN}")
     visible: bool = Field(description="whether you may see this seat's view now")
-    output: str | None = Field(description="the path of the bot's captured output in this match: its owner only")
+    output: str | None = Field(description="the path of the bot's captured output in this match: its owner or "
+                                           "team only")
 
 
 class FailureOut(Out):
@@ -54,7 +55,8 @@ class FailureOut(Out):
     seat: Seat
     reason: Reason
     at: str = Field(description="\"start\" (bringing the bot up) or \"decision\"")
-    detail: str | None = Field(description="what happened, which may quote the bot's output: to the bot's owner only")
+    detail: str | None = Field(description="what happened, which may quote the bot's output: to the bot's owner or "
+                                           "team only")
 
 
 class GameOut(Out):
@@ -143,7 +145,7 @@ class MatchBotOut(Out):
     bot: BotName
     version: Version
     owner: Owner
-    output: str | None = Field(description="the path of its captured output, to its owner only")
+    output: str | None = Field(description="the path of its captured output, to its owner or team only")
 
 
 class MatchOut(Out):

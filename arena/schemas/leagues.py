@@ -74,6 +74,7 @@ class LeaderboardRow(Out):
     new: bool = Field(description=f"the newest version of a name with older versions in the league, entered in the "
                                   f"last {NEW_DAYS} days")
     retired: bool = Field(description="retired: it plays no new match")
+    disqualified: bool = Field(description="disqualified by an admin: it plays no new match (retired is true too)")
     p_first: float = Field(ge=0, description="P(rank 1): the share of draws from the rating posteriors in which it "
                                              "ranks first")
     p_top: float = Field(ge=0, description="P(rank <= top_k), from the same draws")

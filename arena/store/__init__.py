@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .models import (
     ApiToken,
+    AuditEntry,
     Base,
     Bot,
     Entry,
@@ -34,6 +35,8 @@ from .models import (
     Scrimmage,
     ScrimmageGame,
     Submission,
+    Team,
+    TeamMember,
     User,
     WebSession,
     WorkerResult,
@@ -198,7 +201,7 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-__all__ = ["ApiToken", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League", "LeagueLease",
-           "LiveMatch", "Match", "Rating", "RatingHistory", "Scrimmage",
-           "ScrimmageGame", "Store", "StoreError", "StoreTooNew", "Submission", "User",
-           "WebSession", "WorkerResult", "open_store", "store_url"]
+__all__ = ["ApiToken", "AuditEntry", "Base", "Bot", "Entry", "Game", "ImageArchive", "ImageChunk", "League",
+           "LeagueLease", "LiveMatch", "Match", "Rating", "RatingHistory", "Scrimmage", "ScrimmageGame", "Store",
+           "StoreError", "StoreTooNew",
+           "Submission", "Team", "TeamMember", "User", "WebSession", "WorkerResult", "open_store", "store_url"]

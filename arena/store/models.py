@@ -14,6 +14,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    ColumnElement,
     DateTime,
     Float,
     ForeignKey,
@@ -23,7 +24,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    and_,
 )
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -53,12 +56,30 @@ class Bot(Base):
     # the account that submitted it over HTTP; None for a bot registered on the command line (an
     # operator's). Only that account may submit new versions of the name or retire it.
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    # the team whose bot name it is (None: the owner's own). A team's name stays the team's for
+    # every version: its members submit versions; owner_id then only records who submitted it
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id"), nullable=True, index=True)
     # a retired bot plays no new match; its games and ratings stay
     retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # disqualified by an admin (arena/moderation.py): retired too, and its owner can neither undo it
+    # nor submit new versions of the name until an admin does; the reason is the admin's words
+    disqualified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    disqualified_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     @property
     def label(self) -> str:
         return f"{self.name}@{self.version}"
+
+    @hybrid_property
+    def plays(self) -> bool:
+        """Whether the bot may be picked for a new match (a league's, a ladder's, a scrimmage's):
+        neither retired nor disqualified. Also an SQL clause: ``select(Bot).where(Bot.plays)``."""
+        return self.retired_at is None and self.disqualified_at is None
+
+    @plays.inplace.expression
+    @classmethod
+    def _plays(cls) -> ColumnElement[bool]:
+        return and_(cls.retired_at.is_(None), cls.disqualified_at.is_(None))
 
 
 class League(Base):
@@ -211,6 +232,8 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)  # argon2id; None: no login
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # disabled by an admin (arena/moderation.py): its tokens and sessions are refused, it cannot sign in
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ApiToken(Base):
@@ -244,6 +267,35 @@ class WebSession(Base):
     user: Mapped[User] = relationship()
 
 
+class Team(Base):
+    """A group of accounts that hold bot names together (``arena/teams.py``). Its name follows the
+    accounts' rule and is unique whatever its case: ``name_key`` is its lower case."""
+
+    __tablename__ = "teams"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+TeamRole = Literal["owner", "member"]
+
+
+class TeamMember(Base):
+    """An account in a team, with its role: an owner manages the team (members, roles, retiring
+    its bots); every member submits its bots' versions and sees what their owner would."""
+
+    __tablename__ = "team_members"
+    __table_args__ = (UniqueConstraint("team_id", "user_id", name="uq_team_member"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)  # an account's teams: every request
+    role: Mapped[str] = mapped_column(String(16))  # a TeamRole
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 SubmissionStatus = Literal["queued", "building", "checking", "entered", "refused"]
 
 
@@ -256,6 +308,9 @@ class Submission(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # the team it is for (None: its author's own): the bot is registered as the team's, and the
+    # team's members see the submission as its author does
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id"), nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(16), default="queued")  # a SubmissionStatus
     leagues: Mapped[list[Any]] = mapped_column(default=list)  # league names to enter
     retire_previous: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -324,6 +379,30 @@ class ImageChunk(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
+class AuditEntry(Base):
+    """One change made through the site, the API or the command line (``arena/audit.py``): who,
+    what, when, from where. ``action`` is ``http`` for the record every state-changing request
+    leaves (its method, route template, target ids and status), ``cli`` for a command that wrote
+    to the store, or a domain action's name (``bot.disqualify``, ``user.disable``, ...). Never a
+    secret: no request body, query string or token is stored."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_actor", "actor_id", "id"), Index("ix_audit_action", "action", "id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    # the account; None for the operator on the command line, or nobody signed in. No foreign key:
+    # the log outlives what it names
+    actor_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    actor: Mapped[str] = mapped_column(String(128))  # its name then; "operator" or "-" (nobody)
+    via: Mapped[str] = mapped_column(String(8))  # "web", "api" or "cli"
+    address: Mapped[str] = mapped_column(String(128), default="")  # the client's, or user@host for the CLI
+    action: Mapped[str] = mapped_column(String(64))
+    method: Mapped[str] = mapped_column(String(8), default="")
+    route: Mapped[str] = mapped_column(String(256), default="")  # the route's template, never the raw path
+    target: Mapped[str] = mapped_column(String(256), default="")  # "bot 12", "user alice", ...
+    status: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the HTTP answer's
+    detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
 ScrimmageStatus = Literal["queued", "running", "done", "failed"]
 
 

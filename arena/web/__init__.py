@@ -9,7 +9,8 @@ its API side by side:
 - ``leagues.py``: leagues, leaderboards, and the admin's league commands;
 - ``bots.py``: bot pages (rating history, head to head, failures), retiring a bot;
 - ``games.py``: matches, games, the replay viewer, live games, captured output;
-- ``submissions.py`` (and ``receiving.py``): bot uploads, built and checked in the background.
+- ``submissions.py`` (and ``receiving.py``): bot uploads, built and checked in the background;
+- ``teams.py``: teams, their members and roles.
 
 Beneath them: ``answers.py`` (pages, the API's prefix, times in answers), ``auth.py`` (who is
 asking: session cookie or API token; CSRF and Origin), ``throttle.py`` (the sign-in and token

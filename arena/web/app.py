@@ -21,8 +21,9 @@ from .. import access
 from ..league import LeagueError, NotAllowed
 from ..scrimmage import Player
 from ..store import Store
-from . import bots, games, leagues, scrimmages, signin, submissions
+from . import bots, games, leagues, moderation, scrimmages, signin, submissions, teams
 from .answers import API, is_api, render
+from .audit import AuditMiddleware
 from .auth import NotSignedIn
 from .settings import WebSettings
 from .throttle import Guard
@@ -69,6 +70,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                      undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     environment.globals["may_manage_leagues"] = access.may_manage_leagues  # the admin's forms
+    environment.globals["may_moderate"] = access.may_moderate
     app.state.templates = Jinja2Templates(env=environment)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
@@ -123,8 +125,10 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, leagues, bots, games, submissions, scrimmages):
+    for module in (signin, leagues, bots, games, submissions, teams, moderation, scrimmages):
         app.include_router(module.router)
+    # every state-changing request, of every router (those added later too), leaves an audit entry
+    app.add_middleware(AuditMiddleware)
     return app
 
 

@@ -31,7 +31,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request
 
 from .. import access
-from ..accounts import Account, account_for_session, account_for_token
+from ..accounts import Account, AccountDisabled, account_for_session, account_for_token
 from .settings import origin_of
 from .throttle import in_words, seconds
 
@@ -68,13 +68,19 @@ def identify(request: Request) -> Account | None:
         if wait := throttle.wait(address):
             raise HTTPException(429, f"too many API tokens that are not valid came from your address: wait "
                                      f"{in_words(wait)}", headers={"Retry-After": str(seconds(wait))})
-        account = account_for_token(store, token.strip())
+        try:
+            account = account_for_token(store, token.strip())
+        except AccountDisabled as exc:  # a right token: not the address's failure
+            raise HTTPException(403, str(exc)) from None
         if account is None:
             throttle.failed(address)
             raise HTTPException(401, "that API token is not valid (revoked, or never issued)",
                                 headers={"WWW-Authenticate": "Bearer"})
     elif cookie := request.cookies.get(COOKIE):
-        account = account_for_session(store, cookie)
+        try:
+            account = account_for_session(store, cookie)
+        except AccountDisabled:  # its sessions were ended when it was disabled: this is a race's
+            account = None
     request.state.account = account
     return account
 
@@ -111,6 +117,13 @@ def signed_in(account: Annotated[Account | None, Depends(viewer)]) -> Account:
     return account
 
 
+def moderator(account: Annotated[Account, Depends(signed_in)]) -> Account:
+    """An admin moderating (``access.may_moderate``): anyone else gets 403 and learns nothing more."""
+    if not access.may_moderate(account):
+        raise HTTPException(403, "only an admin may do that")
+    return account
+
+
 def admin(account: Annotated[Account, Depends(signed_in)]) -> Account:
     """The asker of a league command (create, run, a run's state): one who may manage leagues."""
     if not access.may_manage_leagues(account):
@@ -138,6 +151,7 @@ def check_csrf(account: Account, token: str | None) -> None:
 Viewer = Annotated[Account | None, Depends(viewer)]
 SignedIn = Annotated[Account, Depends(signed_in)]
 Admin = Annotated[Account, Depends(admin)]
+Moderator = Annotated[Account, Depends(moderator)]
 Uploader = Annotated[Account, Depends(uploader)]
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 
 from .. import access
 from ..accounts import Account
@@ -37,7 +37,8 @@ from ..schemas.bots import (
     Retired,
     VersionOut,
 )
-from ..store import Bot, Entry, League, User
+from ..scrimmage import held_by
+from ..store import Bot, Entry, League, Team, User
 from .answers import API, render
 from .auth import SignedIn, Viewer
 from .charts import rating_chart
@@ -114,18 +115,21 @@ def _details_cache(request: Request) -> DetailsCache:
 
 
 # built once: building a statement costs more than running these
-_BOT = (select(Bot.id, Bot.name, Bot.version, Bot.author, Bot.language, Bot.owner_id, Bot.created_at, Bot.retired_at,
-               Bot.games, User.name.label("owner"))
-        .outerjoin(User, User.id == Bot.owner_id).where(Bot.id == bindparam("bot")))
+_BOT = (select(Bot.id, Bot.name, Bot.version, Bot.author, Bot.language, Bot.owner_id, Bot.team_id, Bot.created_at,
+               Bot.retired_at, Bot.disqualified_at, Bot.disqualified_reason, Bot.games,
+               func.coalesce(Team.name, User.name).label("owner"), Team.name.label("team"))
+        .outerjoin(User, User.id == Bot.owner_id).outerjoin(Team, Team.id == Bot.team_id)
+        .where(Bot.id == bindparam("bot")))
 _VERSIONS = (select(Bot.id, Bot.version, Bot.created_at, Bot.retired_at)
              .where(Bot.name == bindparam("name"), Bot.id != bindparam("bot")).order_by(Bot.id.desc()))
 _LEAGUES = (select(League.name, League.game).join(Entry, Entry.league_id == League.id)
             .where(Entry.bot_id == bindparam("bot")).order_by(League.name))
 
 
-def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[BotOut, Any, Markup | None]:
-    """The bot page's data, and the page's section of the details; ``league`` picks the league of
-    the details (by default the one it has played most in)."""
+def bot_page_data(request: Request, bot_id: int, league: str | None,
+                  account: Account | None = None) -> tuple[BotOut, Any, Markup | None]:
+    """The bot page's data for ``account``, and the page's section of the details; ``league`` picks
+    the league of the details (by default the one it has played most in)."""
     store = request.app.state.store
     with store.engine.connect() as connection:  # plain rows: no Session's bookkeeping on every page view
         bot = connection.execute(_BOT, {"bot": bot_id}).one_or_none()
@@ -147,8 +151,10 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
     if league is None and ranked:
         league = max(ranked, key=lambda s: s.games).league  # the first by name among equals
     out = BotOut(id=bot.id, name=bot.name, version=bot.version, author=bot.owner,
-                 declared_author=bot.author[:AUTHOR_CHARS], language=bot.language, owner=bot.owner,
-                 created_at=bot.created_at, retired_at=bot.retired_at, games=list(bot.games or []),
+                 declared_author=bot.author[:AUTHOR_CHARS], language=bot.language, owner=bot.owner, team=bot.team,
+                 created_at=bot.created_at, retired_at=bot.retired_at, disqualified_at=bot.disqualified_at,
+                 disqualified_reason=bot.disqualified_reason if bot.disqualified_at is not None
+                 and access.may_see_disqualification(account, bot) else None, games=list(bot.games or []),
                  versions=versions, leagues=ranked, league=league, history=[], head_to_head=[],
                  recent_matches=[], failures=[])
     html = None
@@ -160,12 +166,13 @@ def bot_page_data(request: Request, bot_id: int, league: str | None) -> tuple[Bo
 
 
 @router.get(API + "/bots/{bot_id}", tags=["bots"], response_model=BotOut)
-def api_bot(request: Request, bot_id: Id, league: str | None = None) -> Response:
+def api_bot(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
     """A bot version: its details, its standing in each league it entered, and, for ``league``
     (by default the one it has played most in), its rating history, head to head against every
     opponent, recent matches and failure reasons."""
     # serialized here, once: FastAPI would dump, validate and dump again hundreds of history points
-    return Response(bot_page_data(request, bot_id, league)[0].model_dump_json(), media_type="application/json")
+    return Response(bot_page_data(request, bot_id, league, account)[0].model_dump_json(),
+                    media_type="application/json")
 
 
 @router.post(API + "/bots/{bot_id}/retire", tags=["bots"])
@@ -185,17 +192,18 @@ def _retire(request: Request, account: Account, bot_id: int) -> Bot:
 
 @router.get("/bots/{bot_id}", include_in_schema=False)
 def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None = None) -> Response:
-    data, bot, details = bot_page_data(request, bot_id, league)
+    data, bot, details = bot_page_data(request, bot_id, league, account)
     return render(request, "bot.html", {"bot": data, "details": details,
                                         "may_retire": bot.retired_at is None
                                         and access.may_retire(account, bot),
+                                        "moderating": access.may_moderate(account),
                                         "scrimmage": _scrimmage_with(request, account, bot, data)})
 
 
 def _scrimmage_with(request: Request, account: Account | None, bot: Any, data: BotOut) -> dict[str, Any] | None:
     """What the bot page offers for a scrimmage (``bot``: its row): with this bot if it is the
     asker's, against it (with one of the asker's bots) if it is on a leaderboard; None: nothing."""
-    if account is None or bot.retired_at is not None:
+    if account is None or bot.retired_at is not None or bot.disqualified_at is not None:
         return None
     label = f"{bot.name}@{bot.version}"
     if access.may_scrimmage(account, bot):
@@ -203,9 +211,8 @@ def _scrimmage_with(request: Request, account: Account | None, bot: Any, data: B
     if not data.leagues:
         return None
     with request.app.state.store() as session:
-        mine = [b.label for b in session.scalars(select(Bot).where(Bot.owner_id == account.id,
-                                                                   Bot.retired_at.is_(None)).order_by(Bot.name, Bot.id))
-                if access.may_scrimmage(account, b)]
+        mine = [b.label for b in session.scalars(select(Bot).where(held_by(account), Bot.plays)
+                                                 .order_by(Bot.name, Bot.id)) if access.may_scrimmage(account, b)]
     return {"own": False, "label": label, "mine": mine} if mine else None
 
 

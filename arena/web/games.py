@@ -26,7 +26,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena_games import get_game
@@ -40,7 +40,7 @@ from .. import access, replays
 from ..accounts import Account
 from ..league import cycles, get_league, live
 from ..schemas.games import GameOut, LiveOut, MatchOut, ReplayOut
-from ..store import Bot, Game, League, LiveMatch, Match, User
+from ..store import Bot, Game, League, LiveMatch, Match, Team, User
 from .answers import API, render
 from .auth import Viewer
 from .ids import Id, Number
@@ -129,9 +129,9 @@ class GameInfo:
 
 
 def _bots(session: Session, ids: list[int]) -> dict[int, tuple[Bot, str | None]]:
-    """Each bot by id, with its owner's name: one query."""
-    rows = session.execute(select(Bot, User.name).outerjoin(User, Bot.owner_id == User.id)
-                           .where(Bot.id.in_(set(ids)))).all()
+    """Each bot by id, with its owner's name (its team's, for a team's bot): one query."""
+    rows = session.execute(select(Bot, func.coalesce(Team.name, User.name)).outerjoin(User, Bot.owner_id == User.id)
+                           .outerjoin(Team, Bot.team_id == Team.id).where(Bot.id.in_(set(ids)))).all()
     return {bot.id: (bot, owner) for bot, owner in rows}
 
 

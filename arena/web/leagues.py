@@ -30,6 +30,7 @@ from arena_games import GAMES
 from referee import limits
 
 from .. import access
+from ..accounts import Account
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.ladder import LadderStatus, run_ladder
@@ -267,7 +268,7 @@ def _runs_dir(request: Request) -> Path:
     return request.app.state.settings.runs_dir / "leagues"
 
 
-def _create(request: Request, body: CreateLeague) -> LeagueOut:
+def _create(request: Request, body: CreateLeague, account: Account) -> LeagueOut:
     store = _store(request)
     if body.game not in GAMES:
         raise HTTPException(400, f"unknown game {body.game!r}; known games: {', '.join(sorted(GAMES))}")
@@ -277,7 +278,8 @@ def _create(request: Request, body: CreateLeague) -> LeagueOut:
     options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
                               failures=body.failures, format=body.format)
     try:
-        create_league(store, body.name, body.game, body.players, dict(body.settings), options)
+        create_league(store, body.name, body.game, body.players, dict(body.settings), options,
+                      actor_id=account.id)
     except LeagueError as exc:  # bad settings or player count: never a 404, whatever the words
         raise HTTPException(400, str(exc)) from None
     return _summary(standings(store, body.name))
@@ -304,7 +306,7 @@ def api_leaderboard(request: Request, name: str, sort: SortKey = "rank", order: 
 @router.post(API + "/leagues", tags=["leagues"], status_code=201)
 def api_create(request: Request, account: Admin, body: CreateLeague) -> LeagueOut:
     """Creates a league (admin only), as ``arena league create`` does."""
-    return _create(request, body)
+    return _create(request, body, account)
 
 
 @router.post(API + "/leagues/{name}/run", tags=["leagues"], status_code=202)
@@ -379,7 +381,7 @@ def create_form(request: Request, account: Admin, name: Annotated[str, Form()] =
                             decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)
     except ValueError as exc:
         raise HTTPException(400, _first_problem(exc)) from None
-    created = _create(request, body)
+    created = _create(request, body, account)
     return RedirectResponse(f"/leagues/{quote(created.name)}", status_code=303)
 
 

@@ -185,11 +185,10 @@ def api_output(request: Request, scrimmage_id: Id, number: Number, bot_index: Nu
 # -- the pages ------------------------------------------------------------------------------------
 def _choices(session: Session, account: Account) -> tuple[list[Bot], list[Bot]]:
     """The asker's bots that may play (not retired), and every possible opponent (entered, not retired)."""
-    mine = [b for b in session.scalars(select(Bot).where(Bot.owner_id == account.id, Bot.retired_at.is_(None))
+    mine = [b for b in session.scalars(select(Bot).where(domain.held_by(account), Bot.plays)
                                        .order_by(Bot.name, Bot.id)) if access.may_scrimmage(account, b)]
     entered = select(Entry.bot_id)
-    opponents = list(session.scalars(select(Bot).where(Bot.id.in_(entered), Bot.retired_at.is_(None))
-                                     .order_by(Bot.name, Bot.id)))
+    opponents = list(session.scalars(select(Bot).where(Bot.id.in_(entered), Bot.plays).order_by(Bot.name, Bot.id)))
     return mine, opponents
 
 

@@ -59,6 +59,9 @@ class WebSettings:
     proxies: tuple[str, ...] = ()  # addresses of reverse proxies whose X-Forwarded-For/-Proto are believed
     sign_in_concurrency: int = 2  # password checks (argon2id, 64 MiB each) at once; past it 503. 0: no cap
     throttles: Throttles = field(default_factory=Throttles)
+    # the audit log (arena/audit.py): entries older than this many days are dropped, and all but the newest rows
+    audit_days: int = 400
+    audit_max_rows: int = 1_000_000
     # the HTTP server's limits (server.py)
     max_header_bytes: int = 32 * 1024  # a request's head (request line and headers); past it 431
     max_headers: int = 100  # header fields in a request; past it 431

@@ -18,7 +18,16 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ..accounts import Account, check_password, close_session, device_cookie, known_device, open_session
+from .. import audit
+from ..accounts import (
+    Account,
+    AccountDisabled,
+    check_password,
+    close_session,
+    device_cookie,
+    known_device,
+    open_session,
+)
 from ..schemas.accounts import AccountOut
 from .answers import API, render
 from .auth import COOKIE, DEVICE_COOKIE, LOGIN_COOKIE, SignedIn, check_origin, client_address
@@ -92,6 +101,8 @@ async def login(request: Request, name: Annotated[str, Form()] = "", password: A
                                "login-busy", 503, {"Retry-After": "1"})
     try:
         account = await guard.gate.run(check_password, store, name, password)
+    except AccountDisabled as exc:  # the right password: say so, and count no failure
+        return _login_page(request, next, f"{exc}.", "login-disabled", 403)
     finally:
         guard.gate.leave()
     if account is None:
@@ -114,6 +125,8 @@ async def login(request: Request, name: Annotated[str, Form()] = "", password: A
 def _open_session(store, account: Account, old: str | None) -> tuple[str, str | None]:
     if old:
         close_session(store, old)  # the browser's earlier session, if any, ends here
+    with store() as session, session.begin():  # the request's own entry has no account yet: this one names it
+        audit.record(session, account.id, "account.sign_in", f"user {account.name}")
     return open_session(store, account)[0], device_cookie(store, account.name)
 
 

@@ -19,6 +19,7 @@ import wcwidth
 from click.testing import CliRunner
 from pydantic import TypeAdapter, ValidationError
 
+from arena import audit
 from arena.bots.registry import register_bot
 from arena.cli import main as arena
 from arena.league.standings import rebuild_ratings
@@ -62,6 +63,13 @@ NOT_LISTINGS = {
     "user add": "makes an account; prints its token and password once",
     "user token": "issues or revokes tokens",
     "user password": "sets a password",
+    "team create": "creates a team",
+    "team add": "puts an account in a team",
+    "team remove": "takes an account out of a team",
+    "user disable": "disables an account",
+    "user enable": "enables an account",
+    "bot retire": "retires or disqualifies a bot",
+    "bot requalify": "undoes a disqualification",
     "bundle match": "writes a bundle folder",
     "bundle run": "plays a bundle's match again and compares it",
     "completion": "prints a shell's completion script",
@@ -71,7 +79,7 @@ NOT_LISTINGS = {
 STORE_LISTINGS = {"league list": ["league", "list"], "bot list": ["bot", "list"], "user list": ["user", "list"],
                   "leaderboard": ["leaderboard", "wide"], "show match": ["show", "match", "1"],
                   "show game": ["show", "game", "1"],
-                  "league status": ["league", "status", "wide"]}
+                  "league status": ["league", "status", "wide"], "audit": ["audit"]}
 
 
 def commands(group: click.Group = arena, path: tuple[str, ...] = ()) -> dict[str, click.Command]:
@@ -105,6 +113,8 @@ def db(tmp_path_factory) -> str:
         session.add(ImageArchive(image_id="sha256:0", image="arena-bot/random:1", size=1, chunks=0))
     with store() as session:
         evil_user = session.query(User).filter_by(name=EVIL).one().id
+    with store() as session, session.begin():  # an entry of the audit log (arena audit) naming it
+        audit.record(session, evil_user, "bot.retire", f"bot 1 ({EVIL})")
     ids = [register_bot(store, name=name, version=EVIL if name == EVIL else "1", image=f"arena-bot/b{i}:1",
                         image_digest=f"sha256:{i}", language=language, author=EVIL if i == 4 else "tester",
                         games=["prohis"], league="wide", leagues=["top"] if i == 0 else ()).id
@@ -215,13 +225,14 @@ def test_the_models_refuse_what_is_wrong(db):
             return [(e["loc"], e["type"]) for e in exc.errors()]
         return []
 
-    good = {"name": "a", "admin": False, "created_at": "2026-12-01T09:00:00+00:00"}
+    good = {"name": "a", "admin": False, "created_at": "2026-12-01T09:00:00+00:00", "disabled_at": None}
     assert faults([good]) == []
     assert faults([{**good, "admin": 1}]) == [((0, "admin"), "bool_type")]
     assert faults([{**good, "extra": 1}]) == [((0, "extra"), "extra_forbidden")]
     assert faults([{**good, "created_at": "yesterday"}]) == [((0, "created_at"), "datetime_parsing")]
     assert faults({"name": "a"}) == [((), "list_type")]
-    assert faults([{"name": "a"}]) == [((0, "admin"), "missing"), ((0, "created_at"), "missing")]
+    assert faults([{"name": "a"}]) == [((0, "admin"), "missing"), ((0, "created_at"), "missing"),
+                                       ((0, "disabled_at"), "missing")]
     row = json.loads(invoke(db, ["leaderboard", "wide", "--json"]))[0]
     assert faults([{**row, "bot_id": True}], "leaderboard") == [((0, "bot_id"), "int_type")]
     status = json.loads(invoke(db, ["league", "status", "wide", "--json"]))

@@ -134,12 +134,15 @@ def check_0001_store_upgraded(store: Store) -> None:
         del match["seed"]
         match["attempt"] = ""  # 0005: which try was stored; "" for older matches
     for bot in expected["bots"]:  # 0003: registered on the command line, so no owner; not retired
-        bot.update(owner_id=None, retired_at=None)
+        # 0007b: nor a team's; 0007f: nor disqualified
+        bot.update(owner_id=None, retired_at=None, team_id=None, disqualified_at=None, disqualified_reason="")
     for table in ("users", "api_tokens", "web_sessions", "submissions", "live_matches"):
         expected[table] = []  # 0003's new tables
     for table in ("worker_results", "image_archives", "image_chunks"):
         expected[table] = []  # 0005's
     expected["league_leases"] = []  # 0006's
+    expected["teams"] = expected["team_members"] = []  # 0007b's
+    expected["audit_log"] = []  # 0007f's
     expected["scrimmages"] = expected["scrimmage_games"] = []  # 0007c's
     got = rows(store)
     secrets = [league.pop("secret") for league in got["leagues"]]

@@ -71,7 +71,8 @@ def test_a_league_of_four_sample_bots_completes_and_is_rated(store, sample_image
     assert as_json == leaderboard(store, "l")
     assert set(as_json[0]) == {"rank", "bot_id", "bot", "version", "author", "declared_author", "language",
                                "exposure", "mu", "sigma", "games", "wins", "average_score", "failure_rate", "new",
-                               "retired", "p_first", "p_top", "top_k", "rank_low", "rank_high", "settled"}
+                               "retired", "disqualified", "p_first", "p_top", "top_k", "rank_low", "rank_high",
+                               "settled"}
     table = runner.invoke(arena, ["leaderboard", "l", *db]).output
     assert "mu-3s" in table and "prohis-heuristic" in table
     # a rerun has nothing left to play

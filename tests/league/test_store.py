@@ -187,6 +187,8 @@ COMMANDS_WITH_A_STORE = {
     "league run": ["x"], "league status": ["x"],
     "ratings rebuild": ["x"], "leaderboard": ["x"], "show game": ["1"], "show match": ["1"], "demo": [], "serve": [],
     "user add": ["eve"], "user list": [], "user password": ["eve"], "user token": ["eve"],
+    "team create": ["t", "--owner", "eve"], "team add": ["t", "eve"], "team remove": ["t", "eve"], "team list": [],
+    "user disable": ["eve"], "user enable": ["eve"], "bot retire": ["b"], "bot requalify": ["b"], "audit": [],
     "ladder create": ["z", "--game", "prohis", "--players", "3"], "ladder run": ["x"], "bundle match": ["1"],
     "compare": ["b@1", "b@2"], "worker": [], "watch": ["x/0/1,2,3"],
 }

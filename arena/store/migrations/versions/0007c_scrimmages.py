@@ -5,7 +5,7 @@
   league slot ever reads them (``arena/scrimmage.py``).
 
 Revision ID: 0007c
-Revises: 0006
+Revises: 0007f
 Create Date: 2026-12-07 15:00:00
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0007c'
-down_revision = '0006'
+down_revision = '0007f'
 branch_labels = None
 depends_on = None
 
