@@ -41,6 +41,14 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   and changes its password (an admin's command line may issue and revoke any account's tokens).
 - An account's notifications (its inbox, its feed) and its webhooks (their URLs, secrets and
   deliveries) are its own alone; an admin's included.
+- A scrimmage (an unrated series an author asks for, ``arena/scrimmage.py``) is asked for with
+  a bot of one's own or one's team's (:func:`may_scrimmage`). Its games are **never public**: each seat's view
+  goes to the holders of that seat's bot only, the results to the holders of its bots, the full
+  table to nobody, whatever is stored (its duplicate cycle deals the opponents' hands to the
+  challenger's own bot in other rotations, but what the pages show of a game is only the
+  asker's own seats). The scrimmage itself (that it happened, its bots, its state) is shown to
+  whoever asked for it and to the holders of its bots (:func:`may_see_scrimmage`), and to
+  nobody else: a scrimmage is private practice.
 
 The command line on the league's machine is the operator, who holds the store: it registers
 bots with no owner, and what it shows to be published (``arena watch``, ``arena bundle``,
@@ -242,3 +250,21 @@ def may_manage_webhook(asker: Account | None, webhook: Personal) -> bool:
 def may_read_notification(asker: Account | None, notification: Personal) -> bool:
     """Read a notification, mark it read (the inbox and the feed list only the account's own)."""
     return asker is not None and asker.id == notification.user_id
+
+
+class Challenged(Protocol):
+    """A scrimmage, as the rules see it: who asked for it."""
+
+    @property
+    def user_id(self) -> int: ...
+
+
+def may_scrimmage(asker: Account | None, bot: Owned) -> bool:
+    """Ask for a scrimmage with ``bot`` as one's own player (its opponents may be anyone's)."""
+    return _holds(asker, bot)
+
+
+def may_see_scrimmage(asker: Account | None, scrimmage: Challenged, bots: Iterable[Owned]) -> bool:
+    """That ``scrimmage`` happened, its bots and its state (what each game shows is
+    :func:`may_see_seat`'s and :func:`may_see_result`'s, with ``Game(public=False)``)."""
+    return asker is not None and (asker.id == scrimmage.user_id or any(_holds(asker, bot) for bot in bots))

@@ -138,3 +138,45 @@ def _follow(client: httpx.Client, base: str, submission: dict[str, Any], say: Sa
             if time.monotonic() - last_answer > PATIENCE_S:
                 raise ServerError(f"{exc}; the submission goes on without you: {base}{submission['url']}") from None
 
+
+
+SCRIMMAGE_PATIENCE_S = 3600.0  # how long `arena scrimmage` waits for its scrimmage to end
+
+
+def scrimmage_on_server(server: str, token: str, bot: str, opponents: Sequence[str], game: str | None = None,
+                        games: int | None = None, say: Say = print, wait: float = SCRIMMAGE_PATIENCE_S,
+                        timeout: float = 60.0) -> dict[str, Any]:
+    """Asks ``server`` for a scrimmage of ``bot`` against ``opponents`` and follows it until it is
+    done or failed (``say`` gets each change of its state and progress, escaped); returns its last
+    answer (``ScrimmageOut``). Raises :class:`ServerError` (refused, unreachable, or not done within
+    ``wait`` seconds: it goes on without us)."""
+    base = _base_url(server)
+    if not token:
+        raise ServerError("no API token: give --token or set $ARENA_TOKEN")
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    body: dict[str, Any] = {"bot": bot, "opponents": list(opponents)}
+    if game:
+        body["game"] = game
+    if games is not None:
+        body["games"] = games
+    with httpx.Client(base_url=base, headers=headers, timeout=timeout) as client:
+        scrimmage = _request(client, "POST", "/api/v1/scrimmages", base, json=body).json()
+        say(f"scrimmage {scrimmage['id']}: {base}{scrimmage['url']}")
+        shown = ("", -1)
+        start = last_answer = time.monotonic()
+        while True:
+            state = (scrimmage["status"], scrimmage["played"])
+            if state != shown:
+                say(f"{printable(state[0])}: {state[1]} of {scrimmage['games']} games played")
+                shown = state
+            if scrimmage["status"] in ("done", "failed"):
+                return scrimmage
+            if time.monotonic() - start > wait:
+                raise ServerError(f"not over after {wait:g} s; it goes on without you: {base}{scrimmage['url']}")
+            time.sleep(POLL_S)
+            try:
+                scrimmage = _request(client, "GET", scrimmage["api_url"], base).json()
+                last_answer = time.monotonic()
+            except Unreachable as exc:
+                if time.monotonic() - last_answer > PATIENCE_S:
+                    raise ServerError(f"{exc}; the scrimmage goes on without you: {base}{scrimmage['url']}") from None

@@ -125,3 +125,9 @@ WEBHOOK_TIMEOUT_S = 5.0  # a delivery's whole request: connecting, sending, the 
 WEBHOOK_ATTEMPTS = 8  # a delivery is tried this often, then marked failed
 WEBHOOK_RETRY_S = 30.0  # the first retry's wait; each next one waits twice as long (30 s ... 64 min)
 WEBHOOK_SENDERS = 2  # deliveries sent at once by a server
+# -- Scrimmages (unrated matches an author asks for: arena/scrimmage.py; the defaults of
+# ``WebSettings`` and of `arena serve`'s options). Over a quota: 429 and when to try again.
+SCRIMMAGE_MAX_GAMES = 64  # games of one scrimmage at most (one duplicate cycle of k players is k*k games)
+SCRIMMAGE_GAMES_PER_DAY = 200  # an account's scrimmage games in any 24 hours (a scrimmage of N counts N)
+SCRIMMAGES_PENDING_PER_AUTHOR = 2  # an account's scrimmages queued or being played
+SCRIMMAGES_AT_ONCE = 1  # scrimmages played at once on the server (each plays one match at a time); the rest wait

@@ -124,6 +124,15 @@ RULES: list[tuple[str, Ask, Answers]] = [
     ("an author's bot is one's own", lambda a: access.is_own(a, ALICES_BOT), (F, F, T, F, F, F, F)),
     ("a team's bot is its members' own", lambda a: access.is_own(a, TEAMS_BOT), (F, F, F, T, T, F, F)),
     ("the operator's bot is one's own", lambda a: access.is_own(a, OPERATORS_BOT), (F,) * 7),
+    ("scrimmage with an author's bot", lambda a: access.may_scrimmage(a, ALICES_BOT), (F, F, T, F, F, F, F)),
+    ("scrimmage with a team's bot", lambda a: access.may_scrimmage(a, TEAMS_BOT), (F, F, F, T, T, F, F)),
+    ("scrimmage with the operator's bot", lambda a: access.may_scrimmage(a, OPERATORS_BOT), (F, F, F, F, F, F, F)),
+    ("see a scrimmage one asked for", lambda a: access.may_see_scrimmage(a, Submission(ALICE), [CAROLS_BOT]),
+     (F, F, T, F, F, F, F)),
+    ("see a scrimmage one's bot played in", lambda a: access.may_see_scrimmage(a, Submission(CAROL), [ALICES_BOT]),
+     (F, F, T, F, F, F, F)),
+    ("see a scrimmage a team's bot played in", lambda a: access.may_see_scrimmage(a, Submission(CAROL), [TEAMS_BOT]),
+     (F, F, F, T, T, F, F)),
 ]
 
 

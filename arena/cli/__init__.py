@@ -33,6 +33,7 @@ COMMANDS = {
     "compare": "compare:compare",
     "worker": "worker:worker",
     "watch": "watch:watch",
+    "scrimmage": "scrimmage:scrimmage",
     "completion": "completion:completion",
 }
 

@@ -44,6 +44,15 @@ def _public_url(_ctx: click.Context, _param: click.Parameter, value: str | None)
 @click.option("--unpacks", "unpacks_at_once", type=click.IntRange(min=1), default=limits.UNPACKS_AT_ONCE,
               show_default=True, help="Uploads unpacked at once; the others wait (up to "
                                       f"{limits.UNPACK_WAIT_S} s, then 429).")
+@click.option("--scrimmages", "scrimmages_at_once", type=click.IntRange(min=0), default=limits.SCRIMMAGES_AT_ONCE,
+              show_default=True, help="Scrimmages played at once (each one match at a time); the others wait. 0: this "
+                                      "server plays none.")
+@click.option("--scrimmage-games-per-day", type=click.IntRange(min=1), default=limits.SCRIMMAGE_GAMES_PER_DAY,
+              show_default=True, help="An account's scrimmage games in any 24 hours.")
+@click.option("--scrimmages-per-author", type=click.IntRange(min=1), default=limits.SCRIMMAGES_PENDING_PER_AUTHOR,
+              show_default=True, help="An account's scrimmages queued or being played.")
+@click.option("--scrimmage-max-games", type=click.IntRange(min=1), default=limits.SCRIMMAGE_MAX_GAMES,
+              show_default=True, help="Games of one scrimmage at most.")
 @click.option("--public-url", callback=_public_url, metavar="URL",
               help="The address browsers use (https://arena.example.org): a signed-in browser's requests that change "
                    "something must come from it. Default: the request's own scheme and Host. Set it behind a proxy.")

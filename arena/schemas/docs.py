@@ -35,6 +35,7 @@ from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredM
 from .leagues import Crosstable, Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
 from .moderation import AuditEntryOut, AuditPage, Disqualified, UsersOut
 from .notifications import DeliveryOut, FeedOut, Inbox, WebhookOut
+from .scrimmages import ScrimmageOut
 from .teams import TeamListed, TeamMembersListed, TeamOut
 
 
@@ -61,6 +62,7 @@ LISTINGS: dict[str, Listing] = {
                                            "leaderboard)."),
     "league list": Listing(LeagueListed, "Every league, by name."),
     "league status": Listing(LeagueStatus),
+    "scrimmage": Listing(ScrimmageOut),
     "show game": Listing(StoredGameOut),
     "show match": Listing(StoredMatchOut),
     "team list": Listing(TeamMembersListed, "Every team, by name, with its members."),
@@ -74,7 +76,7 @@ ANSWERS: tuple[type[Out], ...] = (AccountOut, SignedUp, TokenOut, NewToken, Pass
                                   LeagueOut, Leaderboard, Crosstable, RunState, BotOut, Retired, MatchOut, GameOut,
                                   ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, TeamListed, TeamOut,
                                   Disqualified, UsersOut, UserListed, AuditPage, Inbox, FeedOut, WebhookOut,
-                                  DeliveryOut)
+                                  DeliveryOut, ScrimmageOut)
 
 HEADER = "| field | type | meaning |\n|---|---|---|\n"
 

@@ -63,7 +63,8 @@ class GameOut(Out):
     """A game, stored or being played, and what you may see of it."""
 
     id: int | None = Field(ge=1, description="the game's id; null while its match is being played")
-    league: LeagueName
+    league: LeagueName = Field(description="its league's name; \"\" for a scrimmage's game")
+    scrimmage: int | None = Field(None, ge=1, description="its scrimmage's id; null for a league's game")
     game: GameName
     match: int | None = Field(ge=1, description="its match's id; null while it is being played")
     round: Round

@@ -37,6 +37,8 @@ from .models import (
     RankMark,
     Rating,
     RatingHistory,
+    Scrimmage,
+    ScrimmageGame,
     Submission,
     Team,
     TeamMember,
@@ -208,5 +210,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 __all__ = ["ApiToken", "AuditEntry", "Base", "Bot", "BotHealth", "Entry", "Game", "ImageArchive", "ImageChunk",
            "Invite", "League", "LeagueLease", "LiveMatch", "Match", "Notification", "NotificationFeed", "RankMark",
-           "Rating", "RatingHistory", "Store", "StoreError", "StoreTooNew", "Submission", "Team", "TeamMember", "User",
-           "WebSession", "Webhook", "WebhookDelivery", "WorkerResult", "open_store", "store_url"]
+           "Rating", "RatingHistory", "Scrimmage", "ScrimmageGame", "Store", "StoreError", "StoreTooNew", "Submission",
+           "Team", "TeamMember", "User", "WebSession", "Webhook", "WebhookDelivery", "WorkerResult", "open_store",
+           "store_url"]

@@ -530,3 +530,57 @@ class RankMark(Base):
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
     bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"), primary_key=True)
     rank: Mapped[int] = mapped_column(Integer)
+
+
+ScrimmageStatus = Literal["queued", "running", "done", "failed"]
+
+
+class Scrimmage(Base):
+    """An unrated match series an author asked for (``arena/scrimmage.py``): their bot against
+    opponents of their choice. Its games are :class:`ScrimmageGame` rows, never ``games``: no
+    rating, leaderboard, rating history or league slot reads them."""
+
+    __tablename__ = "scrimmages"
+    __table_args__ = (Index("ix_scrimmages_user", "user_id", "created_at"),)  # the daily quota's count
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))  # the challenger
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)  # the game's, complete
+    schedule: Mapped[dict[str, Any]] = mapped_column(default=dict)  # ScheduleOptions.to_dict()
+    # hex, 256 bits: its deals and bot seeds derive from it (never a league's); never shown or sent
+    secret: Mapped[str] = mapped_column(Text)
+    bots: Mapped[list[Any]] = mapped_column()  # bot ids: the challenger's first, then the opponents
+    games: Mapped[int] = mapped_column(Integer)  # asked for: a multiple of ``players``
+    status: Mapped[str] = mapped_column(String(16), default="queued")  # a ScrimmageStatus
+    error: Mapped[str] = mapped_column(Text, default="")  # why it failed (the server's words, never a bot's)
+    record_dir: Mapped[str] = mapped_column(String(1024), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    results: Mapped[list[ScrimmageGame]] = relationship(back_populates="scrimmage",
+                                                        order_by="ScrimmageGame.number")
+
+
+class ScrimmageGame(Base):
+    """A game of a scrimmage, stored with the rest of its match in one transaction."""
+
+    __tablename__ = "scrimmage_games"
+    __table_args__ = (UniqueConstraint("scrimmage_id", "number", name="uq_scrimmage_game"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scrimmage_id: Mapped[int] = mapped_column(ForeignKey("scrimmages.id"))
+    number: Mapped[int] = mapped_column(Integer)  # in the scrimmage: round * players + index
+    round: Mapped[int] = mapped_column(Integer)  # its match (one per seat rotation of the cycle)
+    index: Mapped[int] = mapped_column(Integer)  # in its match
+    deal: Mapped[str] = mapped_column(String(64))
+    seats: Mapped[list[Any]] = mapped_column()  # bot ids by seat
+    match_bots: Mapped[list[Any]] = mapped_column()  # bot ids in match order (their output files' numbers)
+    scores: Mapped[list[Any]] = mapped_column()
+    ranks: Mapped[list[Any]] = mapped_column()
+    failures: Mapped[list[Any]] = mapped_column()
+    record_path: Mapped[str] = mapped_column(String(1024))
+
+    scrimmage: Mapped[Scrimmage] = relationship(back_populates="results")

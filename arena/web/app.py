@@ -20,8 +20,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import access
 from ..league import LeagueError, NotAllowed
 from ..owners import owner_label
+from ..scrimmage import Player
 from ..store import Store
-from . import accounts, bots, games, leagues, moderation, notifications, signin, submissions, teams
+from . import accounts, bots, games, leagues, moderation, notifications, scrimmages, signin, submissions, teams
 from .answers import API, is_api, render
 from .audit import AuditMiddleware
 from .auth import NotSignedIn
@@ -51,11 +52,16 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
         if settings.worker:
             submissions.start_worker(app)
         notifications.start_senders(app)
+        if settings.scrimmages_at_once > 0:  # played here, in threads (arena/scrimmage.py)
+            app.state.scrimmages = Player(store, settings.runs_dir / "scrimmages", settings.scrimmages_at_once)
+            app.state.scrimmages.resume()
         try:
             yield
         finally:
             submissions.stop_worker(app)
             notifications.stop_senders(app)
+            if getattr(app.state, "scrimmages", None) is not None:
+                app.state.scrimmages.close()
             app.state.guard.gate.close()
 
     app = Arena(title="Arena", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -125,7 +131,7 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, accounts, leagues, bots, games, submissions, teams, moderation, notifications):
+    for module in (signin, accounts, leagues, bots, games, submissions, teams, moderation, notifications, scrimmages):
         app.include_router(module.router)
     # every state-changing request, of every router (those added later too), leaves an audit entry
     app.add_middleware(AuditMiddleware)

@@ -38,6 +38,7 @@ from ..schemas.bots import (
     Retired,
     VersionOut,
 )
+from ..scrimmage import held_by
 from ..store import Bot, Entry, League, Team, User
 from .answers import API, render
 from .auth import SignedIn, Viewer
@@ -281,7 +282,24 @@ def bot_page(request: Request, account: Viewer, bot_id: Id, league: str | None =
                                         "moderating": access.may_moderate(account),
                                         "owner": owner_label(bot.owner),
                                         "games_html": games_html,
-                                        "versions": compare_versions(request, data, read) if data.versions else []})
+                                        "versions": compare_versions(request, data, read) if data.versions else [],
+                                        "scrimmage": _scrimmage_with(request, account, bot, data)})
+
+
+def _scrimmage_with(request: Request, account: Account | None, bot: Any, data: BotOut) -> dict[str, Any] | None:
+    """What the bot page offers for a scrimmage (``bot``: its row): with this bot if it is the
+    asker's, against it (with one of the asker's bots) if it is on a leaderboard; None: nothing."""
+    if account is None or bot.retired_at is not None or bot.disqualified_at is not None:
+        return None
+    label = f"{bot.name}@{bot.version}"
+    if access.may_scrimmage(account, bot):
+        return {"own": True, "label": label}
+    if not data.leagues:
+        return None
+    with request.app.state.store() as session:
+        mine = [b.label for b in session.scalars(select(Bot).where(held_by(account), Bot.plays)
+                                                 .order_by(Bot.name, Bot.id)) if access.may_scrimmage(account, b)]
+    return {"own": False, "label": label, "mine": mine} if mine else None
 
 
 @router.post("/bots/{bot_id}/retire", include_in_schema=False)

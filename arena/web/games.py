@@ -67,7 +67,7 @@ class GameInfo:
     """What the pages and the API know of a game before replaying it."""
 
     id: int | None  # None while its match is being played
-    league: League
+    league: League | None  # None: a scrimmage's game (``scrimmage``)
     match_id: int | None
     round: int
     table: str
@@ -84,9 +84,24 @@ class GameInfo:
     live_key: tuple[str, int, str] | None = None  # (league, round, table) of a match being played
     details: list[dict[str, Any]] = field(default_factory=list)  # the record's failure lines
     decisions: int = 0  # in the record, as far as it is written
+    scrimmage: tuple[int, str] | None = None  # (id, game) of a scrimmage's game: never public (access.py)
+
+    @property
+    def game(self) -> str:
+        return self.league.game if self.league is not None else self.scrimmage[1] if self.scrimmage else ""
+
+    @property
+    def home(self) -> tuple[str, str]:
+        """What the game belongs to, in words, and its page."""
+        if self.scrimmage is not None:
+            return f"scrimmage {self.scrimmage[0]}", f"/scrimmages/{self.scrimmage[0]}"
+        name = self.league.name if self.league is not None else ""
+        return f"league {name}", f"/leagues/{name}"
 
     @property
     def page(self) -> str:
+        if self.scrimmage is not None:
+            return f"/scrimmages/{self.scrimmage[0]}/games/{self.index}"
         if self.id is not None:
             return f"/games/{self.id}"
         league, round_, table = self.live_key or ("", 0, "")
@@ -246,10 +261,23 @@ def failure_details(info: GameInfo, account: Account | None) -> list[dict[str, A
     return out
 
 
-def output_url(match_id: int | None, seat: SeatInfo, account: Account | None) -> str | None:
-    if match_id is None or not access.may_read_output(account, seat.bot):
+def output_url(match_id: int | None, seat: SeatInfo, account: Account | None, base: str | None = None) -> str | None:
+    """The path of what ``seat``'s bot printed in its match (``base``: a scrimmage game's API path)."""
+    if (match_id is None and base is None) or not access.may_read_output(account, seat.bot):
         return None
-    return f"{API}/matches/{match_id}/output/{seat.bot_index}"
+    return f"{base}/output/{seat.bot_index}" if base else f"{API}/matches/{match_id}/output/{seat.bot_index}"
+
+
+def output_answer(path: Path, missing: HTTPException, name: str) -> Response:
+    """A bot's captured output as plain text (its first ``LOG_CAP`` bytes), private, never sniffed."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(LOG_CAP + 1)
+    except OSError:
+        raise missing from None
+    return Response(data.decode("utf-8", "replace"), media_type="text/plain; charset=utf-8",
+                    headers={**PRIVATE, "x-content-type-options": "nosniff",
+                             "content-disposition": f'inline; filename="{name}.log"'})
 
 
 # -- building the answers ------------------------------------------------------------------------------
@@ -261,14 +289,19 @@ def game_out(info: GameInfo, account: Account | None) -> dict[str, Any]:
         "score": info.scores[s.seat] if told and info.scores else None,
         "rank": info.ranks[s.seat] if told and info.ranks else None,
         "failure": info.failures[s.seat] if told and info.failures else None,
-        "visible": info.may_see(account, s.seat), "output": output_url(info.match_id, s, account),
+        "visible": info.may_see(account, s.seat),
+        "output": output_url(info.match_id, s, account, info.api if info.scrimmage else None),
     } for s in info.seats]
-    links = {"self": info.page, "replay": f"{info.api}/replay", "league": f"/leagues/{info.league.name}"}
-    if info.match_id is not None:
-        links["match"] = f"/matches/{info.match_id}"
+    links = {"self": info.page, "replay": f"{info.api}/replay"}
+    league = info.league.name if info.league is not None else ""
+    if info.scrimmage is not None:
+        links["scrimmage"] = info.home[1]
+    elif info.match_id is not None:
+        links["league"], links["match"] = f"/leagues/{league}", f"/matches/{info.match_id}"
     else:
-        links["live"] = f"/leagues/{info.league.name}/live"
-    return {"id": info.id, "league": info.league.name, "game": info.league.game, "match": info.match_id,
+        links["league"], links["live"] = f"/leagues/{league}", f"/leagues/{league}/live"
+    return {"id": info.id, "league": league, "scrimmage": info.scrimmage[0] if info.scrimmage else None,
+            "game": info.game, "match": info.match_id,
             "round": info.round, "index": info.index, "deal": info.deal, "over": info.over, "public": info.public,
             "decisions": info.decisions if shown else None, "seats": seats, "failures": failure_details(info, account),
             "full_table": info.may_see_table(account), "links": links}
@@ -367,14 +400,7 @@ def api_output(request: Request, match_id: Id, bot_index: Number, account: Viewe
         if bot is None or not access.may_read_output(account, bot):
             raise missing
         path = Path(match.record_dir) / log_name(bot_index, bot.label)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(LOG_CAP + 1)
-    except OSError:
-        raise missing from None
-    return Response(data.decode("utf-8", "replace"), media_type="text/plain; charset=utf-8",
-                    headers={**PRIVATE, "x-content-type-options": "nosniff",
-                             "content-disposition": f'inline; filename="match{match_id}-bot{bot_index}.log"'})
+    return output_answer(path, missing, f"match{match_id}-bot{bot_index}")
 
 
 @router.get(API + "/games/{game_id}", tags=["games"], response_model=GameOut)
@@ -458,7 +484,7 @@ def game_page(request: Request, game_id: Id, account: Viewer, seat: str | None =
               step: int | None = None) -> Response:
     with request.app.state.store() as session:
         info = stored_game(session, game_id)
-    return _game_page(request, info, account, seat, step)
+    return game_page_of(request, info, account, seat, step)
 
 
 @router.get("/leagues/{name}/live", include_in_schema=False)
@@ -478,10 +504,10 @@ def live_game_page(request: Request, name: str, round_: Number, table: str, inde
         except Moved as moved:
             query = f"?{request.url.query}" if request.url.query else ""
             return RedirectResponse(f"/games/{moved.game_id}{query}", status_code=303)
-    return _game_page(request, info, account, seat, step)
+    return game_page_of(request, info, account, seat, step)
 
 
-def _game_page(request: Request, info: GameInfo, account: Account | None, seat: str | None,
+def game_page_of(request: Request, info: GameInfo, account: Account | None, seat: str | None,
                step: int | None) -> Response:
     if seat is None:
         chosen = default_seat(info, account)
@@ -493,13 +519,13 @@ def _game_page(request: Request, info: GameInfo, account: Account | None, seat: 
         info.decisions = replay.decisions  # the record may have grown since it was first read
     game = game_out(info, account)
     context: dict[str, Any] = {"info": info, "game": game, "replay": replay, "seat": chosen,
-                               "seat_param": "all" if chosen is None else chosen, "score": scorer(info.league.game)}
+                               "seat_param": "all" if chosen is None else chosen, "score": scorer(info.game)}
     if replay is not None:
-        spec = get_game(info.league.game)
+        spec = get_game(info.game)
         last = len(replay.steps) - 1
         at = last if step is None else min(max(step, 0), last)
         context.update(step=replay.steps[at], at=at, last=last,
-                       layout=layout(info.league.game, replay, replay.steps[at]),
+                       layout=layout(info.game, replay, replay.steps[at]),
                        config={"api": f"{info.api}/replay", "names": info.names(),
                                "first": list(spec.view_first), "seat_fields": list(spec.seat_fields),
                                "meta": list(META), "live": not info.over})

@@ -54,6 +54,11 @@ class WebSettings:
     submissions_per_day: int = limits.SUBMISSIONS_PER_DAY  # in any 24 hours
     builds_at_once: int = limits.BUILDS_AT_ONCE  # builds and checks at once; an author's take all but one
     build_seconds: float = limits.BUILD_TIMEOUT_S  # one submission's build, then refused
+    # scrimmages (arena/scrimmage.py): played in this process, ``scrimmages_at_once`` at a time (0: none)
+    scrimmages_at_once: int = limits.SCRIMMAGES_AT_ONCE
+    scrimmage_games_per_day: int = limits.SCRIMMAGE_GAMES_PER_DAY  # an account's, in any 24 hours
+    scrimmages_per_author: int = limits.SCRIMMAGES_PENDING_PER_AUTHOR  # queued or being played
+    scrimmage_max_games: int = limits.SCRIMMAGE_MAX_GAMES  # in one scrimmage
     # the origin browsers see (https://arena.example.org): a state-changing request signed in with
     # the session cookie must come from it. None: the request's own scheme and Host (docs/api.md)
     public_url: str | None = None

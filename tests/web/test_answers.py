@@ -13,7 +13,8 @@ from arena.web import WebSettings, create_app
 from .conftest import app_routes
 
 ROOT = Path(__file__).resolve().parents[2]
-NOT_JSON = {"/api/v1/matches/{match_id}/output/{bot_index}": "a bot's output, as text/plain"}
+NOT_JSON = {"/api/v1/matches/{match_id}/output/{bot_index}": "a bot's output, as text/plain",
+            "/api/v1/scrimmages/{scrimmage_id}/games/{number}/output/{bot_index}": "a bot's output, as text/plain"}
 
 
 def test_every_route_of_the_api_answers_with_a_documented_model():
