@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -77,18 +78,20 @@ class StdioPlayer(Player):
                     "num_players": msg.num_players, "players": [_player(p) for p in msg.players],
                     "seed": msg.seed})
 
-    def decide(self, request: pb.DecisionRequest) -> pb.Action:
+    def decide(self, request: pb.DecisionRequest) -> pb.Action | tuple[pb.Action, str]:
         actions = request.legal_actions
         legal = [a.text for a in actions]
         self._send({"type": "decision", "legal": " ".join(legal), "decision_id": request.decision_id,
                     "view": codec.decode_view(request.view, request.events), "legal_actions": legal,
                     "time_left_ms": request.time_left_ms, "bank_left_ms": request.bank_left_ms})
-        answer = self._answer(request.decision_id, request.time_left_ms)
+        line, whole = self._answer(request.decision_id, request.time_left_ms)
+        answer, debug = _read_answer(line, whole)
         try:
-            return actions[legal.index(answer)]
+            action = actions[legal.index(answer)]
         except ValueError:  # sent on as it is: the referee judges it
             _say(f"the answer to decision {request.decision_id}, {answer!r}, is not among the legal actions")
-            return pb.Action(text=answer)
+            action = pb.Action(text=answer)
+        return (action, debug) if debug else action
 
     def game_end(self, msg: pb.GameEnd) -> None:
         self._send({"type": "game_end", "game_index": msg.game_index,
@@ -108,10 +111,10 @@ class StdioPlayer(Player):
         except OSError:  # the child closed its stdin, most likely by exiting
             self.end("closed its standard input", GONE_WAIT_S)
 
-    def _answer(self, decision_id: int, time_left_ms: int) -> str:
-        """The child's next line, stripped. A line over :data:`LINE_CAP` bytes is not kept but read
-        to its end, and stands for itself by its start and its length (never a legal action). A
-        child that has not answered well after the referee gave up on it is stopped."""
+    def _answer(self, decision_id: int, time_left_ms: int) -> tuple[bytes, bool]:
+        """The child's next line, and whether it is whole. A line over :data:`LINE_CAP` bytes is
+        not kept but read to its end: only its first :data:`LINE_CAP` bytes are returned. A child
+        that has not answered well after the referee gave up on it is stopped."""
         deadline = time.monotonic() + time_left_ms / 1000 + LATE_S
         buffer, head = self._read, None  # head: the start of an over-long line
         while True:
@@ -121,12 +124,12 @@ class StdioPlayer(Player):
                     head = bytes(buffer[:LINE_CAP])
                 if end >= 0:
                     del buffer[:end + 1]
-                    return f"{_shown(head)} (a line of more than {LINE_CAP} bytes)"
+                    return head, False
                 buffer.clear()
             elif end >= 0:
                 line = bytes(buffer[:end])
                 del buffer[:end + 1]
-                return _shown(line)
+                return line, True
             wait = deadline - time.monotonic()
             if wait <= 0 or not select.select([self._stdout], [], [], wait)[0]:
                 _say(f"the bot did not answer decision {decision_id} within its {time_left_ms} ms: stopped")
@@ -153,6 +156,36 @@ class StdioPlayer(Player):
 
 def _player(p: pb.Player) -> dict[str, str]:
     return {"name": p.name, "version": p.version}
+
+
+# In the kept start of an over-long answer object: its action (action texts hold no quote or
+# backslash), and as much of its debug string as is there, escapes whole.
+_ACTION = re.compile(r'"action"\s*:\s*"([^"\\]{0,%d})"' % SHOWN)
+_DEBUG = re.compile(r'"debug"\s*:\s*"((?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*)')
+
+
+def _read_answer(line: bytes, whole: bool) -> tuple[str, str]:
+    """The action and the debug text (``""``: none) of an answer line: an action's text, or a
+    JSON object ``{"action": ..., "debug": ...}``. An over-long object (a debug text of
+    megabytes) still gives its action, if it is in the kept start, and that start of its debug
+    text: a long debug text is cut, never a failure. Anything else is the line itself, shown
+    as :func:`_shown` shows it, for the referee to judge."""
+    if line.lstrip().startswith(b"{"):
+        text = line.decode("utf-8", "replace")
+        if whole:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and isinstance(data.get("action"), str):
+                said = data.get("debug")
+                return data["action"].strip(), said if isinstance(said, str) else ""
+        else:
+            action, said = _ACTION.search(text), _DEBUG.search(text)
+            if action is not None:
+                return action.group(1).strip(), json.loads(f'"{said.group(1)}"') if said else ""
+    shown = _shown(line)
+    return (shown if whole else f"{shown} (a line of more than {LINE_CAP} bytes)"), ""
 
 
 def _shown(line: bytes) -> str:
