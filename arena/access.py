@@ -13,7 +13,8 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   reasons) and its length (the number of decisions) go to the owners of its seats' bots (each
   seat is told them at the game's end), and to nobody else: they narrow the deal.
 - A bot's captured output (its stderr, a failure's detail) is shown only to the bot's owner,
-  ever: bots print their reasoning, and that is their author's.
+  ever: bots print their reasoning, and that is their author's. So is its debug text for each
+  decision (``Reply.debug``), in public games too: it is output, tied to a step.
 - Only a bot's owner submits new versions of its name or retires it; a bot registered on the
   command line (no owner) is the operator's, so an admin's. A new name is anyone's who is
   signed in. A submission (its log, its report) is its author's alone.
@@ -93,6 +94,12 @@ def may_see_result(asker: Account | None, game: Game) -> bool:
 def may_read_output(asker: Account | None, bot: Owned) -> bool:
     """What ``bot`` printed (its captured stderr, a failure's detail quoting it)."""
     return _owns(asker, bot)
+
+
+def may_read_debug(asker: Account | None, bot: Owned) -> bool:
+    """The debug text ``bot`` sent with its decisions, shown beside them in a replay: its
+    output, so whoever may read that (:func:`may_read_output`), in a public game as well."""
+    return may_read_output(asker, bot)
 
 
 def may_see_submission(asker: Account | None, submission: Submitted) -> bool:
