@@ -1,9 +1,9 @@
 """Bots that send debug text with their decisions, for the tests of ``Reply.debug``.
 
-    python tests/bots/debugger.py KIND
+    python tests/bots/debugger.py KIND [TAG]
 
 Each plays the first legal action, and with it:
-  kit     (the Python kit, ``return action, text``) "seat S decision N: ACTION", naming its
+  kit     (the Python kit, ``return action, text``) "TAG seat S decision N: ACTION", naming its
           seat and the decision's number in the game, so that a test finds each text where it
           belongs and nowhere else; every third decision adds control codes (ESC, CR, BEL, DEL,
           a C1 CSI, a bidi override, a lone surrogate) and every fifth 3000 bytes of text
@@ -26,7 +26,8 @@ from arena_protocol.proto import arena_pb2_grpc
 from arenabot import Strategy, run
 
 KIND = sys.argv[1]
-EVIL = "\x1b[2J\rforged\x07\x7f\x9b2J\u202eevil\ud800"
+TAG = sys.argv[2] + " " if len(sys.argv) > 2 else ""
+EVIL = "\x1b[2J\rforged\x07\x7f\x9b2J\u202eevil<i>html</i>\ud800"
 
 
 class Debugger(Strategy):
@@ -39,7 +40,7 @@ class Debugger(Strategy):
         action = legal_actions[0]
         if KIND == "flood":
             return action, "y" * 5000
-        text = f"seat {self.seat} decision {self.number}: {action}\tok"
+        text = f"{TAG}seat {self.seat} decision {self.number}: {action}\tok"
         if self.number % 3 == 0:
             text += EVIL
         if self.number % 5 == 0:

@@ -61,7 +61,7 @@ def test_kit_debug_text_is_kept_with_its_decision_safe_and_its_seats_only(tmp_pa
             assert text.startswith(f"seat {seat} decision {n}: {d['action']}\tok")
             assert not any(c in text for c in "\x1b\r\x07\x7f\x9b\u202e")  # escaped, as \x1b ...
             if n % 3 == 0:
-                assert "\\x1b[2J\\rforged\\x07\\x7f\\x9b2J\\u202eevil?" in text  # the kit sent ? for the surrogate
+                assert "\\x1b[2J\\rforged\\x07\\x7f\\x9b2J\\u202eevil<i>html</i>?" in text  # the kit sent ? for the surrogate
             if n % 5 == 0:
                 assert text.endswith(debug.CUT) and len(text.encode()) == DEBUG_BYTES + len(debug.CUT)
         # a bundle's copy: exactly the bytes a record without any debug text has
