@@ -64,9 +64,10 @@ class Replay:
     result: dict[str, Any] | None  # scores, ranks, failures (the reason, by seat)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"game": self.game, "title": self.title, "names": self.names,
-               "seat": "all" if self.seat is None else self.seat, "over": self.over,
-               "decisions": self.decisions, "steps": self.steps, "result": self.result}
+        out: dict[str, Any] = {
+            "game": self.game, "title": self.title, "names": self.names,
+            "seat": "all" if self.seat is None else self.seat, "over": self.over,
+            "decisions": self.decisions, "steps": self.steps, "result": self.result}
         if self.debug:  # else the replay is what it was before debug texts (a bundle's views, byte for byte)
             out["debug_seats"] = list(self.debug)
         return out

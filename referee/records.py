@@ -48,10 +48,8 @@ class RecordWriter:
         """``debug``: the bot's debug text, already made safe (referee/debug.py); always the
         line's last key, so that :func:`without_debug` can cut it off."""
         # Written by hand: this is on every decision's path, and actions are plain legal strings.
-        if debug:
-            tail = f',"debug":{json.dumps(debug)}}}\n'  # ASCII: json escapes all else
-        else:
-            tail = ',"fallback":true}\n' if fallback else "}\n"
+        # (json.dumps writes ASCII: it escapes all else)
+        tail = f',"debug":{json.dumps(debug)}}}\n' if debug else ',"fallback":true}\n' if fallback else "}\n"
         self.file.write(f'{{"type":"decision","seat":{seat},"action":"{action}","ms":{ms:.3f}{tail}')
 
     def failure(self, seat: int, reason: str, detail: str, at: str = "start") -> None:

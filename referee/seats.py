@@ -34,7 +34,8 @@ from typing import Any
 
 from arena_protocol import PROTOCOL_VERSION, codec
 from arena_protocol.proto import arena_pb2 as pb
-from arenabot.strategies import Strategy, end_info, split_choice, start_info
+from arenabot import debugtext
+from arenabot.strategies import Strategy, end_info, start_info
 
 from .limits import LOG_CAP
 from .textlog import printable
@@ -183,8 +184,8 @@ class BuiltinSeat(Seat):
                      timeout: float, bank_left: float) -> Decision:
         t0 = time.perf_counter()
         self.strategy.time_left_ms, self.strategy.bank_left_ms = int(timeout * 1000), int(bank_left * 1000)
-        action, debug = split_choice(self.strategy.decide(view, legal))
-        return Decision(action, time.perf_counter() - t0, debug)
+        action = self.strategy.decide(view, legal)
+        return Decision(action, time.perf_counter() - t0, debugtext.take())  # what it said with arenabot.debug()
 
     async def game_end(self, msg: pb.GameEnd, events: list[dict[str, Any]]) -> None:
         self.strategy.end_game(end_info(msg, events))

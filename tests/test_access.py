@@ -63,6 +63,9 @@ RULES: list[tuple[str, Ask, tuple[bool, bool, bool, bool]]] = [
     ("read a bot's output", lambda a: access.may_read_output(a, ALICES_BOT), (False, False, True, False)),
     ("read the operator's bot's output", lambda a: access.may_read_output(a, OPERATORS_BOT),
      (False, False, False, False)),
+    ("read a bot's debug texts", lambda a: access.may_read_debug(a, ALICES_BOT), (False, False, True, False)),
+    ("read the operator's bot's debug texts", lambda a: access.may_read_debug(a, OPERATORS_BOT),
+     (False, False, False, False)),
     ("see a submission", lambda a: access.may_see_submission(a, Submission(ALICE)), (False, False, True, False)),
     ("create and run leagues", access.may_manage_leagues, (False, False, False, True)),
 ]

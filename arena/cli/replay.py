@@ -12,7 +12,6 @@ from arena_games import get_game
 from referee.records import RecordError, read_record
 from referee.textlog import event_lines, printable, result_lines
 
-
 DEBUG_LINE_CHARS = 1000  # of one line of a debug text, as printed (the referee keeps 1 KiB a decision)
 
 

@@ -3,7 +3,7 @@
     python tests/bots/debugger.py KIND [TAG]
 
 Each plays the first legal action, and with it:
-  kit     (the Python kit, ``return action, text``) "TAG seat S decision N: ACTION", naming its
+  kit     (the Python kit, ``debug(text)``) "TAG seat S decision N: ACTION", naming its
           seat and the decision's number in the game, so that a test finds each text where it
           belongs and nowhere else; every third decision adds control codes (ESC, CR, BEL, DEL,
           a C1 CSI, a bidi override, a lone surrogate) and every fifth 3000 bytes of text
@@ -23,7 +23,7 @@ import grpc
 
 from arena_protocol.proto import arena_pb2 as pb
 from arena_protocol.proto import arena_pb2_grpc
-from arenabot import Strategy, run
+from arenabot import Strategy, debug, run
 
 KIND = sys.argv[1]
 TAG = sys.argv[2] + " " if len(sys.argv) > 2 else ""
@@ -35,17 +35,18 @@ class Debugger(Strategy):
         super().start_game(info)
         self.seat, self.number = info["seat"], 0
 
-    def decide(self, view: dict[str, Any], legal_actions: list[str]) -> tuple[str, str]:
+    def decide(self, view: dict[str, Any], legal_actions: list[str]) -> str:
         self.number += 1
         action = legal_actions[0]
         if KIND == "flood":
-            return action, "y" * 5000
-        text = f"{TAG}seat {self.seat} decision {self.number}: {action}\tok"
+            debug("y" * 5000)
+            return action
+        debug(f"{TAG}seat {self.seat} decision {self.number}: {action}", "ok", sep="\t")
         if self.number % 3 == 0:
-            text += EVIL
+            debug(EVIL)
         if self.number % 5 == 0:
-            text += "\n" + "z" * 3000
-        return action, text
+            debug("z" * 3000)
+        return action
 
 
 async def raw(huge: bool) -> None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from arenabot import debugtext
 from referee import debug
-from referee.limits import DEBUG_BYTES, DEBUG_GAME_BYTES
+from referee.limits import DEBUG_BYTES, DEBUG_GAME_BYTES, DEBUG_SEND_BYTES
 from referee.records import read_record, without_debug
 
 from .helpers import PY, ROOT, check_records_replay, play_match
@@ -44,6 +44,21 @@ def test_the_games_allowance_ends_with_a_marker_then_nothing():
     assert debug.keep("more", 0) == ("", 0)
 
 
+def test_the_kit_sends_what_was_said_since_the_last_reply_cut_to_its_cap():
+    debugtext.debug("a", 1, ["x"])
+    debugtext.debug("b", "c", sep="-")
+    assert debugtext.take() == "a 1 ['x']\nb-c"
+    assert debugtext.take() == ""
+    debugtext.debug("é" * 3000, "\ud800")  # 6000 bytes, and a surrogate no UTF-8 holds
+    assert debugtext.take() == "é" * (debugtext.SEND_BYTES // 2)
+    debugtext.debug("\ud800 ✓")
+    assert debugtext.take() == "? ✓"
+    for _ in range(100_000):  # a call in a loop keeps no more than the cap
+        debugtext.debug("x" * 100)
+    assert len(debugtext._lines) < debugtext.SEND_BYTES // 100 + 2
+    assert len(debugtext.take()) == debugtext.SEND_BYTES == DEBUG_SEND_BYTES
+
+
 def test_kit_debug_text_is_kept_with_its_decision_safe_and_its_seats_only(tmp_path):
     result = play_match(tmp_path, [debugger("kit", "a"), {"name": "r", "builtin": "random"},
                                    debugger("old")], games=3)
@@ -61,7 +76,8 @@ def test_kit_debug_text_is_kept_with_its_decision_safe_and_its_seats_only(tmp_pa
             assert text.startswith(f"seat {seat} decision {n}: {d['action']}\tok")
             assert not any(c in text for c in "\x1b\r\x07\x7f\x9b\u202e")  # escaped, as \x1b ...
             if n % 3 == 0:
-                assert "\\x1b[2J\\rforged\\x07\\x7f\\x9b2J\\u202eevil<i>html</i>?" in text  # the kit sent ? for the surrogate
+                # escaped; and the kit sent ? for the lone surrogate
+                assert "\\x1b[2J\\rforged\\x07\\x7f\\x9b2J\\u202eevil<i>html</i>?" in text
             if n % 5 == 0:
                 assert text.endswith(debug.CUT) and len(text.encode()) == DEBUG_BYTES + len(debug.CUT)
         # a bundle's copy: exactly the bytes a record without any debug text has

@@ -8,8 +8,8 @@
     run(decide, name="first-legal", version="1.0.0")
 
 ``view`` is a plain dict (see docs/protocol.md and docs/games/), ``legal_actions`` a
-list of strings such as ``"take:2"``; return one of them, or ``(action, "debug text")``
-to keep a note with the decision (shown to the bot's owner beside it in the replay). For state across decisions
+list of strings such as ``"take:2"``; return one of them. :func:`arenabot.debug` keeps a
+note with the decision (shown to the bot's owner beside it in the replay). For state across decisions
 and games, pass a :class:`~arenabot.strategies.Strategy` instead of a function.
 
 The loop itself is :func:`serve`, which drives a :class:`Player` with the referee's messages
@@ -33,9 +33,10 @@ from arena_protocol import PROTOCOL_VERSION, codec
 from arena_protocol.proto import arena_pb2 as pb
 from arena_protocol.proto import arena_pb2_grpc
 
-from .strategies.base import Choice, Strategy, debug_text, end_info, split_choice, start_info
+from . import debugtext
+from .strategies.base import Strategy, end_info, start_info
 
-Decide = Callable[[dict[str, Any], list[str]], Choice]
+Decide = Callable[[dict[str, Any], list[str]], str]
 
 
 class Player(ABC):
@@ -51,9 +52,9 @@ class Player(ABC):
         pass
 
     @abstractmethod
-    def decide(self, request: pb.DecisionRequest) -> pb.Action | tuple[pb.Action, str]:
+    def decide(self, request: pb.DecisionRequest) -> pb.Action:
         """The answer to ``request``: one of its ``legal_actions``, or any other action for the
-        referee to judge; or a pair of it and a debug text for the decision."""
+        referee to judge. What it says with :func:`arenabot.debug` goes with it."""
 
     def game_end(self, msg: pb.GameEnd) -> None:  # noqa: B027 - optional
         pass
@@ -75,16 +76,15 @@ class _StrategyPlayer(Player):
     def game_start(self, msg: pb.GameStart) -> None:
         self.strategy.start_game(start_info(self.match, msg))
 
-    def decide(self, request: pb.DecisionRequest) -> pb.Action | tuple[pb.Action, str]:
+    def decide(self, request: pb.DecisionRequest) -> pb.Action:
         legal = [a.text for a in request.legal_actions]
         self.strategy.time_left_ms, self.strategy.bank_left_ms = request.time_left_ms, request.bank_left_ms
-        choice, debug = split_choice(self.strategy.decide(codec.decode_view(request.view, request.events), legal))
+        choice = self.strategy.decide(codec.decode_view(request.view, request.events), legal)
         try:
-            action = request.legal_actions[legal.index(choice)]
+            return request.legal_actions[legal.index(choice)]
         except ValueError:  # not a legal action: send it anyway, the referee judges
             print(f"arenabot: {choice!r} is not among the legal actions", file=sys.stderr)
-            action = pb.Action(text=str(choice))
-        return (action, debug) if debug else action
+            return pb.Action(text=str(choice))
 
     def game_end(self, msg: pb.GameEnd) -> None:
         self.strategy.end_game(end_info(msg, codec.decode_events(msg.events)))
@@ -95,7 +95,7 @@ class _FunctionStrategy(Strategy):
         super().__init__()
         self._decide = decide
 
-    def decide(self, view: dict[str, Any], legal_actions: list[str]) -> Choice:
+    def decide(self, view: dict[str, Any], legal_actions: list[str]) -> str:
         return self._decide(view, legal_actions)
 
 
@@ -141,11 +141,10 @@ async def _play(player: Player, hello: pb.Hello, address: str) -> None:
             kind = msg.WhichOneof("message")
             if kind == "decision":
                 request = msg.decision
-                answer = player.decide(request)
-                if type(answer) is tuple:  # with a debug text, cut to what the referee can be sent
-                    reply = pb.Reply(decision_id=request.decision_id, action=answer[0], debug=debug_text(answer[1]))
-                else:
-                    reply = pb.Reply(decision_id=request.decision_id, action=answer)
+                reply = pb.Reply(decision_id=request.decision_id, action=player.decide(request))
+                said = debugtext.take()  # what the player said with arenabot.debug() meanwhile
+                if said:
+                    reply.debug = said
                 await call.write(pb.BotMessage(reply=reply))
             elif kind == "game_start":
                 player.game_start(msg.game_start)

@@ -36,6 +36,7 @@ from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb
 
 from .client import Player, serve
+from .debugtext import debug
 
 # The longest answer line kept, in bytes: the referee's cap on a bot's message
 # (referee/limits.py MAX_BOT_MESSAGE; a test holds the two together).
@@ -78,20 +79,21 @@ class StdioPlayer(Player):
                     "num_players": msg.num_players, "players": [_player(p) for p in msg.players],
                     "seed": msg.seed})
 
-    def decide(self, request: pb.DecisionRequest) -> pb.Action | tuple[pb.Action, str]:
+    def decide(self, request: pb.DecisionRequest) -> pb.Action:
         actions = request.legal_actions
         legal = [a.text for a in actions]
         self._send({"type": "decision", "legal": " ".join(legal), "decision_id": request.decision_id,
                     "view": codec.decode_view(request.view, request.events), "legal_actions": legal,
                     "time_left_ms": request.time_left_ms, "bank_left_ms": request.bank_left_ms})
         line, whole = self._answer(request.decision_id, request.time_left_ms)
-        answer, debug = _read_answer(line, whole)
+        answer, said = _read_answer(line, whole)
+        if said:
+            debug(said)  # sent with the reply, as a kit bot's
         try:
-            action = actions[legal.index(answer)]
+            return actions[legal.index(answer)]
         except ValueError:  # sent on as it is: the referee judges it
             _say(f"the answer to decision {request.decision_id}, {answer!r}, is not among the legal actions")
-            action = pb.Action(text=answer)
-        return (action, debug) if debug else action
+            return pb.Action(text=answer)
 
     def game_end(self, msg: pb.GameEnd) -> None:
         self._send({"type": "game_end", "game_index": msg.game_index,
@@ -160,7 +162,7 @@ def _player(p: pb.Player) -> dict[str, str]:
 
 # In the kept start of an over-long answer object: its action (action texts hold no quote or
 # backslash), and as much of its debug string as is there, escapes whole.
-_ACTION = re.compile(r'"action"\s*:\s*"([^"\\]{0,%d})"' % SHOWN)
+_ACTION = re.compile(r'"action"\s*:\s*"([^"\\]{0,' + str(SHOWN) + '})"')
 _DEBUG = re.compile(r'"debug"\s*:\s*"((?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*)')
 
 

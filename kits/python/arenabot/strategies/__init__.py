@@ -9,7 +9,7 @@ referee's ``builtin`` seats, ``arena play`` and the tests all make theirs here.
 from __future__ import annotations
 
 from .bandits_heuristic import BanditsHeuristic
-from .base import Choice, Strategy, debug_text, end_info, split_choice, start_info
+from .base import Strategy, end_info, start_info
 from .boss_heuristic import BossHeuristic
 from .prohis_heuristic import ProhisHeuristic
 from .random_choice import RandomStrategy
@@ -41,5 +41,4 @@ def make_strategy(kind: str, game: str, seed: int = 0) -> Strategy:
 
 
 __all__ = ["HEURISTICS", "KINDS", "SEARCH_ITERATIONS", "BanditsHeuristic", "BossHeuristic", "ProhisHeuristic",
-           "RandomStrategy", "SobekHeuristic", "Strategy", "Choice", "debug_text", "end_info", "make_strategy", "split_choice",
-           "start_info"]
+           "RandomStrategy", "SobekHeuristic", "Strategy", "end_info", "make_strategy", "start_info"]

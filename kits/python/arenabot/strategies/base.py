@@ -15,13 +15,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from arena_protocol.proto import arena_pb2 as pb
 
-Choice = str | tuple[str, str]
-"""What :meth:`Strategy.decide` returns: an action, or an action and a debug text for it."""
-
-DEBUG_SEND_BYTES = 4 * 1024
-"""The most of a debug text the kit sends (bytes of UTF-8); the referee keeps 1 KiB of it and
-says when it cut (referee/limits.py DEBUG_SEND_BYTES and DEBUG_BYTES; a test holds them together)."""
-
 
 class Strategy(ABC):
     """A bot's brain: told when a game starts, asked for decisions, told the result.
@@ -47,30 +40,12 @@ class Strategy(ABC):
             self.rng.seed(info["seed"])
 
     @abstractmethod
-    def decide(self, view: dict[str, Any], legal_actions: list[str]) -> Choice:
-        """Returns one of ``legal_actions``; or a pair ``(action, debug)``, whose ``debug`` text
-        is kept with this decision in the game's record and shown beside it in the replay, to
-        the bot's owner alone (docs/writing-a-bot.md, "Debug output")."""
+    def decide(self, view: dict[str, Any], legal_actions: list[str]) -> str:
+        """Returns one of ``legal_actions``."""
 
     def end_game(self, result: dict[str, Any]) -> None:
         """``result`` (see :func:`end_info`) has ``scores``, ``ranks``, ``failures`` and
         ``events``; nothing to do by default."""
-
-
-def split_choice(choice: Choice) -> tuple[str, str]:
-    """The action and the debug text (``""``: none) of what a strategy returned."""
-    if type(choice) is tuple and len(choice) == 2:
-        return choice[0], str(choice[1])
-    return choice, ""  # type: ignore[return-value]  # anything else: the referee judges it
-
-
-def debug_text(text: str) -> str:
-    """``text`` as the kit sends it: at most :data:`DEBUG_SEND_BYTES` of UTF-8, cut at a
-    character, and a lone surrogate (which UTF-8 cannot hold, and a protobuf string refuses)
-    replaced by ``?``."""
-    if len(text) * 4 <= DEBUG_SEND_BYTES and text.isascii():
-        return text
-    return text.encode("utf-8", "replace")[:DEBUG_SEND_BYTES].decode("utf-8", "ignore")
 
 
 def start_info(match: pb.MatchStart, start: pb.GameStart) -> dict[str, Any]:
