@@ -151,3 +151,42 @@ def test_a_public_replay_without_debug_texts_is_as_before(site):
         data = reply.json()
         assert "debug_seats" not in data and all("debug" not in s for s in data["steps"])
         assert gzip.decompress(gzip.compress(reply.content)) == reply.content
+
+
+def test_the_viewer_shows_each_steps_debug_text_beside_it_in_the_browser(site, browser):
+    """Chromium, signed in as alice, on a public game's full table: stepping with the keys, each of
+    her seat's steps shows its debug text (as text: the markup in it is not markup) and the others'
+    steps none, as the API gives them; bob's replay of the same game shows none of hers."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    from .conftest import screenshot, sign_in, wait_for
+
+    match_id, game_ids, games = site.played[True]
+    seat = games[0]["bots"].index(0)
+    driver = browser
+    sign_in(driver, site.url, "alice")
+    driver.get(f"{site.url}/games/{game_ids[0]}?seat=all&step=0")
+    wait_for(driver, lambda d: d.find_element(By.ID, "replay").get_attribute("data-ready") == "true",
+             "the replay viewer to load")
+    with site.client("alice") as alice:
+        steps = alice.get(f"/api/v1/games/{game_ids[0]}/replay", params={"seat": "all"}).json()["steps"]
+    evil = next(s["step"] for s in steps if s["debug"] and "evil" in s["debug"])
+    for k in range(evil + 2):
+        wait_for(driver, lambda d, k=k: d.find_element(By.ID, "table").get_attribute("data-step") == str(k),
+                 f"step {k}")
+        shown = driver.find_elements(By.CSS_SELECTOR, "#step-debug pre.debug-text")
+        if steps[k]["seat"] == seat:
+            assert [e.get_attribute("textContent") for e in shown] == [steps[k]["debug"]], k
+            assert not driver.find_elements(By.CSS_SELECTOR, "#step-debug i")
+        else:
+            assert shown == [], k
+        if k == evil:
+            screenshot(driver, "replay-debug")
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    sign_in(driver, site.url, "bob")
+    driver.get(f"{site.url}/games/{game_ids[0]}?seat=all&step={evil}")
+    wait_for(driver, lambda d: d.find_element(By.ID, "replay").get_attribute("data-ready") == "true",
+             "the replay viewer to load")
+    assert TAGS[0] not in driver.page_source
