@@ -135,6 +135,7 @@ def test_ten_megabytes_of_debug_text_are_refused_by_the_wire_and_cost_the_refere
 
 @pytest.mark.parametrize("answer, action, said", [
     ('{"action": "take:0", "debug": "why\\u001b\\n"}', "take:0", "why\\x1b\n"),
+    ('{"action": "take:0", "debug": "raw\ttab \x1b[2J and \udcff"}', "take:0", "raw\ttab \\x1b[2J and \ufffd"),
     ('{"debug": "' + "d" * 70000 + '", "action": "take:0"}', "", ""),  # the action past the cap: illegal
     ('{"action": "take:0", "debug": "' + "d" * 10_000_000 + '"}', "take:0", "d" * DEBUG_BYTES + debug.CUT),
 ])
@@ -145,7 +146,9 @@ def test_the_stdio_adapter_passes_the_debug_key_on(tmp_path, answer, action, sai
     script = tmp_path / "bot.py"
     script.write_text("import sys\nfor line in sys.stdin:\n    if line.startswith('{\"type\": \"decision\"'):\n"
                       f"        legal = line.split('\"legal\": \"')[1].split('\"')[0].split()\n"
-                      f"        sys.stdout.write({answer!r}.replace('take:0', legal[0]) + '\\n')\n"
+                      f"        answer = {answer!r}.replace('take:0', legal[0]) + '\\n'\n"
+                      # \udcff: a raw 0xff
+                      "        sys.stdout.buffer.write(answer.encode('utf-8', 'surrogateescape'))\n"
                       "        sys.stdout.flush()\n")
     bot = {"name": "s", "command": [PY, "-m", "arenabot.stdio", "--name", "s", "--", PY, str(script)]}
     result = play_match(tmp_path / "out", [bot, {"name": "r", "builtin": "random"},
@@ -158,3 +161,33 @@ def test_the_stdio_adapter_passes_the_debug_key_on(tmp_path, answer, action, sai
     else:
         assert result["games"][0]["failures"][0] == "illegal"
         assert "debug" not in first
+
+
+def test_arena_replay_prints_each_decisions_debug_text_escaped_again(tmp_path):
+    """The operator's terminal: every seat's debug texts by decision (``--seat``: that seat's only;
+    ``--no-debug``: none), each line escaped again, since a record file is hostile input too."""
+    from click.testing import CliRunner
+
+    from arena.cli import main as arena
+
+    bots = [{"name": "a", "command": [*DEBUGGER, "kit", "a"]}, {"name": "r", "builtin": "random"},
+            {"name": "b", "command": [*DEBUGGER, "kit", "b"]}]
+    result = play_match(tmp_path, bots, games=1)
+    a, b = (result["games"][0]["bots"].index(bot) for bot in (0, 2))  # the debuggers' seats
+    path = tmp_path / "game-000.jsonl"
+    lines = path.read_text().splitlines()
+    forged = json.loads(lines[1])
+    forged["debug"] = "raw \x1b[2J\rforged"  # as a record edited by hand: the referee never writes raw ESC
+    path.write_text("\n".join([lines[0], json.dumps(forged), *lines[2:]]) + "\n")
+    everything = CliRunner().invoke(arena, ["replay", str(path)])
+    assert everything.exit_code == 0, everything.output
+    assert "\x1b" not in everything.output and "\r" not in everything.output
+    assert "    | raw \\x1b[2J\\rforged" in everything.output
+    record = read_record(path)
+    said = [d for d in record.decisions if "debug" in d]
+    assert {d["seat"] for d in said} == {a, b, forged["seat"]}
+    assert everything.output.count("  decision ") == len(said)
+    only_b = CliRunner().invoke(arena, ["replay", str(path), "--seat", str(b)]).output
+    assert "| a seat" not in only_b and "| b seat" in only_b
+    assert only_b.count("  decision ") == sum(d["seat"] == b for d in said)
+    assert "Debug output" not in CliRunner().invoke(arena, ["replay", str(path), "--no-debug"]).output

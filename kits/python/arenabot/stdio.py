@@ -176,7 +176,7 @@ def _read_answer(line: bytes, whole: bool) -> tuple[str, str]:
         text = line.decode("utf-8", "replace")
         if whole:
             try:
-                data = json.loads(text)
+                data = json.loads(text, strict=False)  # a raw tab or ESC inside a string too: the referee escapes it
             except ValueError:
                 data = None
             if isinstance(data, dict) and isinstance(data.get("action"), str):
@@ -185,7 +185,7 @@ def _read_answer(line: bytes, whole: bool) -> tuple[str, str]:
         else:
             action, said = _ACTION.search(text), _DEBUG.search(text)
             if action is not None:
-                return action.group(1).strip(), json.loads(f'"{said.group(1)}"') if said else ""
+                return action.group(1).strip(), json.loads(f'"{said.group(1)}"', strict=False) if said else ""
     shown = _shown(line)
     return (shown if whole else f"{shown} (a line of more than {LINE_CAP} bytes)"), ""
 
