@@ -31,6 +31,11 @@ SPENT = f"\n[arena: {DEBUG_GAME_BYTES} bytes of debug text in this game: the res
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
+# ASCII's unsafe characters, as bytes: for the common case, plain ASCII text, a check in C (a
+# regular expression scans a KiB in 10 µs, this in 2)
+_ASCII_UNSAFE = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
+
+
 def _escape(match: re.Match[str]) -> str:
     return match.group().encode("unicode_escape").decode("ascii")
 
@@ -38,6 +43,10 @@ def _escape(match: re.Match[str]) -> str:
 def clean(text: str) -> str:
     """``text`` with every unsafe character written as its escape (``\\x1b``); newlines and tabs
     are kept, so that a bot's lines stay lines."""
+    if text.isascii():
+        data = text.encode("ascii")
+        if len(data.translate(None, _ASCII_UNSAFE)) == len(data):
+            return text
     return _UNSAFE.sub(_escape, text)
 
 

@@ -23,6 +23,7 @@ from arena_games import State, get_game
 from .selfplay import replay
 
 FORMAT = "arena-game-record/1"
+_json_string = json.encoder.encode_basestring_ascii
 
 
 class RecordError(ValueError):
@@ -48,8 +49,8 @@ class RecordWriter:
         """``debug``: the bot's debug text, already made safe (referee/debug.py); always the
         line's last key, so that :func:`without_debug` can cut it off."""
         # Written by hand: this is on every decision's path, and actions are plain legal strings.
-        # (json.dumps writes ASCII: it escapes all else)
-        tail = f',"debug":{json.dumps(debug)}}}\n' if debug else ',"fallback":true}\n' if fallback else "}\n"
+        # (json.dumps's own string encoder, without its call's overhead: ASCII, all else escaped)
+        tail = f',"debug":{_json_string(debug)}}}\n' if debug else ',"fallback":true}\n' if fallback else "}\n"
         self.file.write(f'{{"type":"decision","seat":{seat},"action":"{action}","ms":{ms:.3f}{tail}')
 
     def failure(self, seat: int, reason: str, detail: str, at: str = "start") -> None:
