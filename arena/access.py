@@ -17,7 +17,8 @@ in, the public) and **what is asked about** (a bot, a game, a submission), and a
   version once they have left). The asker's teams are read from the membership rows with the
   account on every request (``arena/accounts.py``), so a member removed loses them at once.
 - A bot's captured output (its stderr, a failure's detail) is shown only to the bot's holders,
-  ever: bots print their reasoning, and that is their author's.
+  ever: bots print their reasoning, and that is their author's. So is its debug text for each
+  decision (``Reply.debug``), in public games too: it is output, tied to a step.
 - A bot name is a person's or a team's for all its versions. Only its holders submit new versions
   of it (a team's: for the team, never for themselves); a bot registered on the command line (no
   owner) is the operator's, so an admin's. A new name is anyone's who is signed in, for themselves
@@ -166,6 +167,12 @@ def may_see_result(asker: Account | None, game: Game) -> bool:
 def may_read_output(asker: Account | None, bot: Owned) -> bool:
     """What ``bot`` printed (its captured stderr, a failure's detail quoting it)."""
     return _holds(asker, bot)
+
+
+def may_read_debug(asker: Account | None, bot: Owned) -> bool:
+    """The debug text ``bot`` sent with its decisions, shown beside them in a replay: its
+    output, so whoever may read that (:func:`may_read_output`), in a public game as well."""
+    return may_read_output(asker, bot)
 
 
 def may_see_submission(asker: Account | None, submission: Submitted) -> bool:

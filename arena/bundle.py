@@ -7,7 +7,8 @@
   deal secret and bot secret, plan and time control), each bot as stored (name, version, image,
   image digest), each game's seats, seed, scores, ranks and failures, and the SHA-256 of every
   other file;
-- ``records/``: each game's record, byte for byte; ``views/``: each seat's view of each game,
+- ``records/``: each game's record, byte for byte but for the bots' debug texts, which are their
+  owners' alone and are taken out (``referee.records.without_debug``); ``views/``: each seat's view of each game,
   step by step, as :func:`arena.replays.rebuild` makes it (its JSON, gzipped);
 - ``run`` (``exec arena bundle run "$(dirname "$0")" "$@"``) and ``README.txt``.
 
@@ -48,7 +49,7 @@ from sqlalchemy import select
 
 from arena_games import GAMES, get_game
 from referee import MatchResult, launch
-from referee.records import Record, RecordError, read_record
+from referee.records import Record, RecordError, read_record, without_debug
 from referee.seats import NO_HELLO, TIMEOUT
 from referee.spec import MatchSpec, SpecError, parse_spec
 from referee.textlog import printable
@@ -181,7 +182,7 @@ def write_bundle(store: Store, match_id: int, out: Path | None = None) -> Writte
             if record.result != {"type": "result", "scores": scores, "ranks": ranks, "failures": failures}:
                 raise BundleError(f"the record {path} does not end with game {index}'s stored result")
             rel = f"records/game-{index:03d}.jsonl"
-            put(rel, data)
+            put(rel, without_debug(data))  # a bundle is published: no seat's debug text goes with it
             views = []
             for seat in range(k):
                 view = f"views/game-{index:03d}-seat-{seat}.json.gz"

@@ -13,7 +13,9 @@ decision pending.
 
 The full table (every seat's view at every step, and every event) exists only for a finished
 game; :func:`rebuild` also hides, when asked to (a game that is not public yet), what the
-other seats did. Who may see which is ``arena/access.py``'s to say.
+other seats did. A bot's debug text for a decision (``referee/debug.py``) is in a step only for
+the seats the caller names, public game or not: its owner's. Who may see which is
+``arena/access.py``'s to say.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import gzip
 import json
 import os
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -40,6 +43,8 @@ class Replay:
     - ``step``: its number; ``seat``: who decides (-1 after the game);
     - ``action``, ``ms`` (think time), ``fallback`` (the referee played it for a failed seat),
       ``failure`` (the reason, when the seat failed at this decision): None, when hidden;
+    - ``debug`` (only in a replay that shows some seat's debug texts): the deciding bot's debug
+      text for this decision when its seat is one of those (else None, as when it sent none);
     - ``end`` (the game is over) and ``pending`` (the decision being asked now);
     - ``sent``: this step's view is the one the seat was asked this decision with, and
       ``legal`` the legal actions it was sent (else None); never, for the full table;
@@ -52,15 +57,20 @@ class Replay:
     title: str
     names: list[str]  # the bot in each seat, as the caller named them
     seat: int | None  # whose table; None: the full table
+    debug: tuple[int, ...]  # the seats whose debug text the steps show
     over: bool  # the record has its result
     decisions: int
     steps: list[dict[str, Any]]
     result: dict[str, Any] | None  # scores, ranks, failures (the reason, by seat)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "title": self.title, "names": self.names,
-                "seat": "all" if self.seat is None else self.seat, "over": self.over,
-                "decisions": self.decisions, "steps": self.steps, "result": self.result}
+        out: dict[str, Any] = {
+            "game": self.game, "title": self.title, "names": self.names,
+            "seat": "all" if self.seat is None else self.seat, "over": self.over,
+            "decisions": self.decisions, "steps": self.steps, "result": self.result}
+        if self.debug:  # else the replay is what it was before debug texts (a bundle's views, byte for byte)
+            out["debug_seats"] = list(self.debug)
+        return out
 
     def json(self) -> bytes:
         """:meth:`to_dict` as JSON (2 MB for the full table of a long 4-player game)."""
@@ -73,14 +83,16 @@ class Replay:
         return gzip.compress(self.json(), compresslevel=6)
 
 
-def rebuild(record: Record, seat: int | None, names: list[str] | None = None, public: bool = True) -> Replay:
+def rebuild(record: Record, seat: int | None, names: list[str] | None = None, public: bool = True,
+            debug: Iterable[int] = ()) -> Replay:
     """Replays ``record`` for ``seat`` (None: the full table, which needs a finished game).
 
     ``names`` label the seats in the events' words (default: the record's bot names). Without
     ``public`` (a game not over, or of a duplicate cycle not all stored), the other seats'
     actions, think times and failures are hidden. Failure details are not part of a replay:
     they may quote a bot's output (its last lines, when it crashed), which is its owner's.
-    Raises :class:`RecordError` for a record the engine does not replay.
+    ``debug``: the seats whose bots' debug texts the steps show (``access.may_read_debug``'s);
+    none by default. Raises :class:`RecordError` for a record the engine does not replay.
     """
     h = record.header
     try:
@@ -95,6 +107,7 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
         raise ValueError(f"seat must be 0 to {n - 1}")
     names = names or [str(s.get("bot", f"seat {i}")) for i, s in enumerate(h.get("seats", []))]
     names = (names + [f"seat {i}" for i in range(len(names), n)])[:n]
+    shown = tuple(sorted({int(s) for s in debug if 0 <= int(s) < n}))
 
     def words(events: list[dict[str, Any]]) -> list[str]:
         return list(event_lines(spec, events, names))
@@ -133,14 +146,17 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
         legal = state.legal_actions()
         mine = public or s == seat
         first = failed.get(s)
-        steps.append(table({
+        step = {
             "step": k, "seat": s,
             "action": d["action"] if mine else None,
             "ms": d.get("ms", 0.0) if mine else None,
             "fallback": bool(d.get("fallback")) if mine else None,
             "failure": (first[2] if first and first[0] == k and first[1] else "") if mine else None,
             "end": False, "pending": False,
-        }, s, legal))
+        }
+        if shown:  # beside an action the asker sees, and only its own seats' (not hidden ones of its own)
+            step["debug"] = d.get("debug") if s in shown and mine else None
+        steps.append(table(step, s, legal))
         try:
             state.apply(d["action"])
         except GameError as exc:
@@ -150,15 +166,18 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
     if (record.result is not None) != over:
         raise RecordError("the record's result and the replayed game disagree on whether it is over")
     s = -1 if over else state.current_player()
-    steps.append(table({"step": k, "seat": s, "action": None, "ms": None, "fallback": None, "failure": None,
-                        "end": over, "pending": not over}, s, [] if over else state.legal_actions()))
+    last = {"step": k, "seat": s, "action": None, "ms": None, "fallback": None, "failure": None,
+            "end": over, "pending": not over}
+    if shown:
+        last["debug"] = None
+    steps.append(table(last, s, [] if over else state.legal_actions()))
     result = None
     if record.result is not None:
         if record.result.get("scores") != state.scores():
             raise RecordError(f"replaying the record gives scores {state.scores()}, it says {record.result['scores']}")
         result = {"scores": record.result["scores"], "ranks": record.result["ranks"],
                   "failures": record.result["failures"]}
-    return Replay(spec.name, spec.title, names, seat, over, k, steps, result)
+    return Replay(spec.name, spec.title, names, seat, shown, over, k, steps, result)
 
 
 # -- from files, cached ---------------------------------------------------------------------------
@@ -167,7 +186,8 @@ _CACHE_SIZE = 48  # a replay holds a view per step (per seat, for the full table
 _lock = Lock()
 
 
-def load(path: str | Path, seat: int | None, names: list[str] | None = None, public: bool = True) -> Replay:
+def load(path: str | Path, seat: int | None, names: list[str] | None = None, public: bool = True,
+         debug: Iterable[int] = ()) -> Replay:
     """The replay of the record at ``path`` (:func:`rebuild`). A finished game's is cached,
     by the file's identity, size and time; a game being played is read as far as it is written."""
     path = Path(path)
@@ -175,13 +195,14 @@ def load(path: str | Path, seat: int | None, names: list[str] | None = None, pub
         st = os.stat(path)
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, seat, tuple(names or ()), public)
+    debug = tuple(sorted(set(debug)))
+    key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, seat, tuple(names or ()), public, debug)
     with _lock:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
     record = read_record(path, growing=True)
-    replay = rebuild(record, seat, names, public)
+    replay = rebuild(record, seat, names, public, debug)
     if replay.over:
         with _lock:
             _CACHE[key] = replay

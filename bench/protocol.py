@@ -24,6 +24,10 @@ adds the cost of Docker's start and its cgroup to the match, not to a decision: 
 are comparable with each other, and show what each language's kit costs a decision.
 ``--no-languages`` leaves them out (they need the Docker engine and the images).
 
+Debug text: the raw bot's twin that sends 1 KiB of debug text with every reply (``--debug``), in
+the same repeats: the difference of the medians, and their ratio, is what a bot's debug output
+costs a decision (the wire, the referee's escaping and capping, the record's line).
+
 Everything (the referee, its bot, both ends of the echo) runs on one core, as a match
 does (``referee/cpu.py``); ``--cpu none`` lets the scheduler place it all instead.
 
@@ -110,6 +114,8 @@ def trivial_bot(kind: str) -> dict[str, object]:
         return {"name": "trivial", "command": [sys.executable, script]}
     if kind == "kit":
         return {"name": "trivial", "command": [sys.executable, script, "--kit"]}
+    if kind == "debug":
+        return {"name": "trivial", "command": [sys.executable, script, "--debug"]}
     if kind == "stdio":
         return {"name": "trivial", "command": [sys.executable, "-m", "arenabot.stdio", "--name=trivial", "--",
                                                sys.executable, str(ROOT / "bench" / "trivial_stdio_bot.py")]}
@@ -161,7 +167,8 @@ def main(repeats: int, games: int, cpu_option: str, languages: bool, as_json: bo
     # The referee, its bot and both ends of the echo all run where a match would run.
     cpus = cpu.place(cpu_option)
     size = typical_request_size()
-    ref_p50, ref_p99, ref_rate, echo_p50, echo_p99, echo_rate, kit_p50, echo_uv, stdio_p50 = ([] for _ in range(9))
+    ref_p50, ref_p99, ref_rate, echo_p50, echo_p99, echo_rate, kit_p50, echo_uv, stdio_p50, debug_p50 = (
+        [] for _ in range(10))
     images = available(LANGUAGE_BOTS) if languages else {}
     lang_p50: dict[str, list[float]] = {language: [] for language in images}
     with tempfile.TemporaryDirectory(prefix="bench-arena-runs-") as tmp:
@@ -170,6 +177,7 @@ def main(repeats: int, games: int, cpu_option: str, languages: bool, as_json: bo
             ref_p50.append(percentile(times, 0.5))
             ref_p99.append(percentile(times, 0.99))
             ref_rate.append(len(times) / sum(times))
+            debug_p50.append(percentile(referee_run(games, r, Path(tmp) / f"debug{r}", "debug"), 0.5))
             kit_p50.append(percentile(referee_run(games, r, Path(tmp) / f"kit{r}", "kit"), 0.5))
             stdio_p50.append(percentile(referee_run(games, r, Path(tmp) / f"stdio{r}", "stdio"), 0.5))
             for language, image in images.items():
@@ -196,6 +204,11 @@ def main(repeats: int, games: int, cpu_option: str, languages: bool, as_json: bo
     report.figure("stdio_bot_round_trip_p50", median(stdio_p50) * us, "us", "(the kit bot twin, stdio)")
     report.figure("stdio_adapter_adds_p50", median([a - b for a, b in zip(stdio_p50, kit_p50, strict=True)]) * us,
                   "us", "(stdio bot minus kit bot, per repeat; target <= 200)")
+    report.figure("debug_1k_round_trip_p50", median(debug_p50) * us, "us",
+                  "(the raw bot, 1 KiB of debug text with every reply)")
+    report.figure("debug_1k_adds_p50", median([a - b for a, b in zip(debug_p50, ref_p50, strict=True)]) * us, "us",
+                  "(1 KiB of debug text minus none, per repeat)")
+    report.figure("ratio_p50_debug_1k_over_none", ratio(debug_p50, ref_p50), "x")
     for language, times in lang_p50.items():
         report.figure(f"container_round_trip_p50[{language}]", median(times) * us, "us", f"({images[language]})")
     if "python" in lang_p50:

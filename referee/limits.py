@@ -36,6 +36,14 @@ CHECK_RESTARTS = 0  # a bot that dies during the check fails it: it is not start
 MAX_BOT_MESSAGE = 64 * 1024  # a Hello or a Reply is tiny
 MAX_REFEREE_MESSAGE = 16 * 1024 * 1024
 LOG_CAP = 1024 * 1024  # bytes of a bot's stdout+stderr kept per match
+# A reply's optional debug text (referee/debug.py, on its way into the game's record): bytes of
+# UTF-8 kept per decision, and of one seat's debug text in one game; past the first it is cut,
+# past the second dropped, each with a marker saying so, never a failure. The kits cut theirs to
+# DEBUG_SEND_BYTES before sending, so that a reply always fits in MAX_BOT_MESSAGE and the
+# referee still sees that it was longer (a test holds their numbers to these).
+DEBUG_BYTES = 1024
+DEBUG_GAME_BYTES = 256 * 1024
+DEBUG_SEND_BYTES = 4 * 1024
 # ... and past the cap, read from a container (referee/output.py) at most this many bytes a second,
 # of which only the last lines are kept: a bot that writes faster waits in its writes
 LOG_RATE = 1024 * 1024

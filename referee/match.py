@@ -33,8 +33,9 @@ from arena_games import GameSpec, State, get_game
 from arena_protocol.proto import arena_pb2 as pb
 from arenabot.strategies import make_strategy
 
-from . import cpu, sockets
+from . import cpu, debug, sockets
 from .fairness import Guard
+from .limits import DEBUG_GAME_BYTES
 from .records import RecordWriter
 from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
 from .spec import BotSpec, MatchSpec
@@ -272,13 +273,14 @@ class Match:
         state = game.new_game(n, play.seed, spec.settings)
         engine = clock() - t_engine
         decision_ms, bank = spec.time.decision_ms / 1000, [spec.time.bank_ms / 1000] * n
+        debug_left = [DEBUG_GAME_BYTES] * n  # bytes of debug text each seat may still have kept this game
         guard = self.guard
         guard.begin_game()
         while not state.is_terminal():
             t0 = clock()
             s = state.current_player()
             legal = state.legal_actions()
-            action, elapsed = "", 0.0
+            action, elapsed, said = "", 0.0, ""
             if not failures[s]:
                 self.decision_id += 1
                 view = state.view(s)
@@ -289,6 +291,8 @@ class Match:
                         view, legal, self.decision_id, decision_ms + bank[s], bank[s])
                     guard.answered(bots[s])
                     action, elapsed = decision.action, decision.elapsed
+                    if decision.debug:  # kept with the decision, for its owner (referee/debug.py)
+                        said, debug_left[s] = debug.keep(decision.debug, debug_left[s])
                     self.timings["round_trips"] += elapsed
                     bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
                     if action not in legal:
@@ -305,7 +309,7 @@ class Match:
                 state.apply(action)
                 engine += clock() - t_apply
                 self.decision_times.append((bots[s], clock() - t0))
-                record.decision(s, action, elapsed * 1000)
+                record.decision(s, action, elapsed * 1000, said)
         guard.end_game()
         self.timings["engine"] += engine
         return state

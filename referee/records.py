@@ -2,7 +2,8 @@
 
 Line 1 is the header (game, settings, seed, deal label, engine version, who sits where); then one
 line per decision (seat, action, think time, and whether the referee's fallback made
-it); a line for each failure, where it happened; the last line is the result. A record without
+it; and the bot's debug text for it, when it sent one: its owner's alone, see
+:func:`without_debug`); a line for each failure, where it happened; the last line is the result. A record without
 its result line is a game that did not finish (the referee was killed, or it is still being
 played: a referee with bots out of process writes each line as it happens, so that the web
 server can show a running game).
@@ -22,6 +23,7 @@ from arena_games import State, get_game
 from .selfplay import replay
 
 FORMAT = "arena-game-record/1"
+_json_string = json.encoder.encode_basestring_ascii
 
 
 class RecordError(ValueError):
@@ -43,9 +45,12 @@ class RecordWriter:
     def header(self, **fields: Any) -> None:
         self._line({"type": "header", "format": FORMAT, **fields})
 
-    def decision(self, seat: int, action: str, ms: float, fallback: bool = False) -> None:
+    def decision(self, seat: int, action: str, ms: float, debug: str = "", fallback: bool = False) -> None:
+        """``debug``: the bot's debug text, already made safe (referee/debug.py); always the
+        line's last key, so that :func:`without_debug` can cut it off."""
         # Written by hand: this is on every decision's path, and actions are plain legal strings.
-        tail = ',"fallback":true}\n' if fallback else "}\n"
+        # (json.dumps's own string encoder, without its call's overhead: ASCII, all else escaped)
+        tail = f',"debug":{_json_string(debug)}}}\n' if debug else ',"fallback":true}\n' if fallback else "}\n"
         self.file.write(f'{{"type":"decision","seat":{seat},"action":"{action}","ms":{ms:.3f}{tail}')
 
     def failure(self, seat: int, reason: str, detail: str, at: str = "start") -> None:
@@ -80,6 +85,24 @@ class Record:
         """The engine's state after replaying this record's actions from its seed."""
         h = self.header
         return replay(get_game(h["game"]), h["num_players"], h["seed"], self.actions, h["settings"])
+
+
+DEBUG_KEY = ',"debug":'
+
+
+def without_debug(data: bytes) -> bytes:
+    """A record's bytes with every decision's debug text taken out: what a record is where
+    every seat's reader may read it (a bundle). The debug key is a decision line's last, and
+    the sequence ``,"debug":`` cannot occur inside a JSON string (its quote would be escaped),
+    so each line is cut there and closed: exactly the line written without a debug text."""
+    if DEBUG_KEY.encode() not in data:
+        return data
+    lines = data.split(b"\n")
+    for i, line in enumerate(lines):
+        at = line.find(DEBUG_KEY.encode())
+        if at >= 0 and line.startswith(b'{"type":"decision"'):
+            lines[i] = line[:at] + b"}"
+    return b"\n".join(lines)
 
 
 def read_record(path: str | Path, growing: bool = False) -> Record:

@@ -34,6 +34,7 @@ from typing import Any
 
 from arena_protocol import PROTOCOL_VERSION, codec
 from arena_protocol.proto import arena_pb2 as pb
+from arenabot import debugtext
 from arenabot.strategies import Strategy, end_info, start_info
 
 from .limits import LOG_CAP
@@ -68,6 +69,7 @@ class Failure(Exception):
 class Decision:
     action: str
     elapsed: float  # seconds, from the moment the request was sent
+    debug: str = ""  # the bot's debug text for it, as sent (referee/debug.py makes it safe to keep)
 
 
 class Seat(ABC):
@@ -183,7 +185,7 @@ class BuiltinSeat(Seat):
         t0 = time.perf_counter()
         self.strategy.time_left_ms, self.strategy.bank_left_ms = int(timeout * 1000), int(bank_left * 1000)
         action = self.strategy.decide(view, legal)
-        return Decision(action, time.perf_counter() - t0)
+        return Decision(action, time.perf_counter() - t0, debugtext.take())  # what it said with arenabot.debug()
 
     async def game_end(self, msg: pb.GameEnd, events: list[dict[str, Any]]) -> None:
         self.strategy.end_game(end_info(msg, events))
@@ -374,7 +376,7 @@ class GrpcSeat(Seat):
             raise await self._mark_dead(await self._lost(f"write failed ({type(exc).__name__})")) from None
         elapsed = time.perf_counter() - t0
         try:
-            return Decision(codec.decode_action(game, reply.action), elapsed)
+            return Decision(codec.decode_action(game, reply.action), elapsed, reply.debug)
         except codec.MalformedMessage as exc:
             raise await self._mark_dead(Failure(MALFORMED, str(exc))) from None
 

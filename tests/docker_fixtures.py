@@ -90,7 +90,7 @@ def cpp_base(docker_client) -> str:
     return build_base(docker_client, CPP_BASE, say=lambda line: None)
 
 
-CPP_KINDS = ("first", "record", "throw", "illegal")  # of tests/bots/cpp_bot.cpp
+CPP_KINDS = ("first", "record", "throw", "illegal", "debug")  # of tests/bots/cpp_bot.cpp
 
 
 @pytest.fixture(scope="session")

@@ -133,6 +133,9 @@ RULES: list[tuple[str, Ask, Answers]] = [
      (F, F, T, F, F, F, F)),
     ("see a scrimmage a team's bot played in", lambda a: access.may_see_scrimmage(a, Submission(CAROL), [TEAMS_BOT]),
      (F, F, F, T, T, F, F)),
+    ("read a bot's debug texts", lambda a: access.may_read_debug(a, ALICES_BOT), (F, F, T, F, F, F, F)),
+    ("read a team's bot's debug texts", lambda a: access.may_read_debug(a, TEAMS_BOT), (F, F, F, T, T, F, F)),
+    ("read the operator's bot's debug texts", lambda a: access.may_read_debug(a, OPERATORS_BOT), (F,) * 7),
 ]
 
 

@@ -312,3 +312,24 @@ def test_the_other_pages_that_state_an_upload_or_build_cap_say_the_constant():
     for page, rows in pages.items():
         for row in rows:
             assert row in text(page), f"{page} does not say {row!r}"
+
+
+def test_the_kits_send_at_most_what_the_referee_takes_of_a_debug_text_and_the_pages_say_it():
+    """Each kit cuts a decision's debug text to DEBUG_SEND_BYTES before sending (the referee keeps
+    DEBUG_BYTES of it, and says it cut the rest); the pages say the referee's numbers."""
+    from arenabot import debugtext
+
+    kib = limits.DEBUG_SEND_BYTES // 1024
+    assert debugtext.SEND_BYTES == limits.DEBUG_SEND_BYTES == kib * 1024
+    for path, line in (("kits/javascript/lib/client.js", f"const DEBUG_SEND_BYTES = {kib} * 1024;"),
+                       ("kits/go/arenabot/debug.go", f"const DebugSendBytes = {kib} * 1024"),
+                       ("kits/cpp/include/arenabot/arenabot.h", f"constexpr size_t kDebugSendBytes = {kib} * 1024;")):
+        assert line in (ROOT / path).read_text(), f"{path} does not say {line!r}"
+    writing = (ROOT / "docs" / "writing-a-bot.md").read_text()
+    for words in (f"keeps {limits.DEBUG_BYTES // 1024} KiB (of UTF-8) a decision and "
+                  f"{limits.DEBUG_GAME_BYTES // 1024} KiB a game",
+                  f"`[arena: debug text cut at {limits.DEBUG_BYTES} bytes]`", f"at most {kib} KiB a decision"):
+        assert words in " ".join(writing.split()), f"docs/writing-a-bot.md does not say {words!r}"
+    protocol = " ".join((ROOT / "docs" / "protocol.md").read_text().split())
+    for words in (f"past {limits.DEBUG_BYTES:,} bytes of UTF-8", f"{limits.DEBUG_GAME_BYTES:,} bytes (256 KiB)"):
+        assert words in protocol, f"docs/protocol.md does not say {words!r}"

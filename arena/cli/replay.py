@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -10,16 +12,41 @@ from arena_games import get_game
 from referee.records import RecordError, read_record
 from referee.textlog import event_lines, printable, result_lines
 
+DEBUG_LINE_CHARS = 1000  # of one line of a debug text, as printed (the referee keeps 1 KiB a decision)
+
+
+def debug_lines(decisions: list[dict[str, Any]], names: list[str], seat: int | None) -> Iterator[str]:
+    """The debug texts of the decisions (of ``seat``'s only, unless None), each line escaped
+    again: the referee escaped them when it wrote the record, but a record file is as hostile
+    as what it holds."""
+    first = True
+    for k, d in enumerate(decisions):
+        text = d.get("debug")
+        if not isinstance(text, str) or not text or (seat is not None and d.get("seat") != seat):
+            continue
+        if first:
+            yield "Debug output (each bot's, by decision):"
+            first = False
+        s = d.get("seat")
+        who = names[s] if isinstance(s, int) and 0 <= s < len(names) else printable(str(s))
+        yield f"  decision {k}, {who} plays {printable(str(d.get('action')))}:"
+        for line in text.split("\n"):
+            yield "    | " + printable(line, DEBUG_LINE_CHARS)
+
 
 @click.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--seat", type=int, default=None,
               help="Show the game as this seat saw it (default: everything).")
+@click.option("--debug/--no-debug", "show_debug", default=True, show_default=True,
+              help="Print the bots' debug texts, by decision (with --seat, that seat's only).")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Replay through the engine and check the recorded result; a record without its result "
                    "line (cut short, or of a game that did not finish) fails the check.")
-def replay(record_file: Path, seat: int | None, check: bool) -> None:
-    """Print a game record: the game replayed from its seed and actions.
+def replay(record_file: Path, seat: int | None, check: bool, show_debug: bool = True) -> None:
+    """Print a game record: the game replayed from its seed and actions, and what each bot
+    said about its decisions (its debug texts: the operator sees every seat's; on `arena serve`
+    each is its owner's alone).
 
     The exit status is 1 when the record cannot be read, or, with --check (the default), when
     the engine does not reproduce it or it ends before its game did."""
@@ -41,6 +68,9 @@ def replay(record_file: Path, seat: int | None, check: bool) -> None:
         click.echo(f"!! {names[f['seat']]} failed: {f['reason']} ({printable(f['detail'], 300)})")
     for line in event_lines(spec, state.history(seat), names):
         click.echo(line)
+    if show_debug:
+        for line in debug_lines(record.decisions, names, seat):
+            click.echo(line)
     result = record.result
     decisions = len(record.decisions)
     if result is None:

@@ -59,7 +59,7 @@ def _seat_cell(game: StoredGame, seat: int) -> str:
 
 @show.command("game")
 @click.argument("game_id", type=int)
-@click.option("--log", is_flag=True, help="Also print the game, replayed from its record.")
+@click.option("--log", is_flag=True, help="Also print the game, replayed from its record, with the bots' debug texts.")
 @json_option
 @with_store(create=False)
 @user_errors
@@ -80,7 +80,8 @@ def show_game(game_id: int, log: bool, as_json: bool, store) -> None:
     click.echo(f"record: {printable(game.record_path, 1024)}")
     _open_cycle(game.cycle_state)
     if log:
-        click.get_current_context().invoke(replay, record_file=Path(game.record_path), seat=None, check=True)
+        click.get_current_context().invoke(replay, record_file=Path(game.record_path), seat=None, check=True,
+                                           show_debug=True)
 
 
 def _open_cycle(cycle: Cycle) -> None:

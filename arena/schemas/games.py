@@ -91,6 +91,9 @@ class StepOut(Out):
     ms: float | None = Field(description="its think time as the referee charged it")
     fallback: bool | None = Field(description="the referee played it for a failed seat")
     failure: str | None = Field(description="the seat failed at this decision: the reason")
+    debug: str | None = Field(None, description="the deciding bot's debug text for this decision, escaped and cut "
+                                                "(docs/protocol.md); present only when you may read some seat's "
+                                                "(`debug_seats`), and null for the others' steps")
     end: bool = Field(description="the table after the game")
     pending: bool = Field(description="the decision being waited for, while the game is played")
     sent: bool | None = Field(None, description="one seat: this view is the one it was asked this decision with")
@@ -116,6 +119,8 @@ class ReplayOut(Out):
     title: str = Field(description="the game's title")
     names: list[str] = Field(description="each seat's bot, NAME@VERSION")
     seat: int | str = Field(description="the seat it is seen from, or \"all\": the full table")
+    debug_seats: list[int] | None = Field(None, description="the seats whose bots' debug texts the steps show: those "
+                                                            "of your bots, public game or not; absent when none")
     over: bool = Field(description="the game has ended")
     decisions: int = Field(ge=0, description="decisions made")
     steps: list[StepOut] = Field(description="every decision, then the table after the game (or the decision "

@@ -238,9 +238,15 @@ def default_seat(info: GameInfo, account: Account | None) -> int | None | bool:
     return False
 
 
-def load_replay(info: GameInfo, seat: int | None) -> replays.Replay:
+def debug_seats(info: GameInfo, account: Account | None) -> list[int]:
+    """The seats whose bots' debug texts the asker may read (``access.may_read_debug``): its own."""
+    return [s.seat for s in info.seats if access.may_read_debug(account, s.bot)]
+
+
+def load_replay(info: GameInfo, seat: int | None, account: Account | None) -> replays.Replay:
+    """The replay of ``seat`` (checked already), with the debug texts of the asker's own seats."""
     try:
-        return replays.load(info.record, seat, info.names(), info.public)
+        return replays.load(info.record, seat, info.names(), info.public, debug_seats(info, account))
     except RecordError as exc:
         raise HTTPException(500, f"the game's record cannot be replayed: {exc}") from None
 
@@ -311,8 +317,8 @@ def replay_answer(request: Request, info: GameInfo, account: Account | None, sea
                   step: int | None) -> Response:
     number = parse_seat(info, seat)
     check_seat(info, account, number)
-    replay = load_replay(info, number)
-    headers = {} if info.public else dict(PRIVATE)
+    replay = load_replay(info, number, account)
+    headers = {} if info.public and not replay.debug else dict(PRIVATE)  # a bot's debug text is its owner's
     if step is not None:  # one step: small, made for the asking
         data = replay.to_dict()
         data["steps"] = [replay.steps[min(max(step, 0), len(replay.steps) - 1)]]
@@ -514,7 +520,7 @@ def game_page_of(request: Request, info: GameInfo, account: Account | None, seat
     else:
         chosen = parse_seat(info, seat)
         check_seat(info, account, chosen)
-    replay = None if chosen is False else load_replay(info, chosen)
+    replay = None if chosen is False else load_replay(info, chosen, account)
     if replay is not None:
         info.decisions = replay.decisions  # the record may have grown since it was first read
     game = game_out(info, account)
@@ -529,7 +535,7 @@ def game_page_of(request: Request, info: GameInfo, account: Account | None, seat
                        config={"api": f"{info.api}/replay", "names": info.names(),
                                "first": list(spec.view_first), "seat_fields": list(spec.seat_fields),
                                "meta": list(META), "live": not info.over})
-    return _render(request, "game.html", context, private=not info.public)
+    return _render(request, "game.html", context, private=not info.public or bool(replay and replay.debug))
 
 
 def scorer(game: str) -> Callable[[int], str]:

@@ -7,6 +7,9 @@
 //            are told, and the view's game at each game's first decision, a line each
 //   throw    plays random legal actions, and decide throws at decision AFTER+1 (default 3)
 //   illegal  plays random legal actions, and answers "flip:9" (never legal) at decision AFTER+1
+//   debug    plays the first legal action and says "cpp seat S decision N: ACTION" with
+//            arenabot::debug (N counted in the game); at every third decision control codes and a
+//            byte that is not UTF-8 besides, at every fifth 3000 more bytes
 #include <arenabot/arenabot.h>
 
 #include <iostream>
@@ -45,6 +48,8 @@ class TestBot : public arenabot::Bot {
 
   void start_game(const arenabot::GameInfo& info) override {
     first_ = true;
+    seat_ = info.seat;
+    number_ = 0;
     if (kind_ != "record") return;
     std::vector<std::string> settings;
     for (const auto& [key, value] : info.settings) settings.push_back(key + "=" + value);
@@ -59,6 +64,14 @@ class TestBot : public arenabot::Bot {
       std::cerr << "VIEW " << (game ? game->name() : "none") << ' ' << events.size() << std::endl;
     }
     first_ = false;
+    if (kind_ == "debug") {
+      ++number_;
+      arenabot::debug("cpp seat " + std::to_string(seat_) + " decision " + std::to_string(number_) + ": " +
+                      legal_actions.front());
+      if (number_ % 3 == 0) arenabot::debug("\x1b[2J\rforged\xE2\x80\xAE" "evil\xff");
+      if (number_ % 5 == 0) arenabot::debug(std::string(3000, 'z'));
+      return legal_actions.front();
+    }
     if (++count_ == after_ + 1) {
       if (kind_ == "throw") throw std::runtime_error("thrown on purpose");
       if (kind_ == "illegal") return "flip:9";
@@ -77,6 +90,8 @@ class TestBot : public arenabot::Bot {
   int after_;
   int count_ = 0;
   bool first_ = true;
+  uint32_t seat_ = 0;
+  int number_ = 0;
 };
 
 }  // namespace

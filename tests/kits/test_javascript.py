@@ -29,7 +29,7 @@ from referee.sandbox import ContainerSeat
 from referee.spec import parse_spec
 
 from ..docker_fixtures import ROOT, TEST_IMAGES, arena_containers, docker_client, sample_images  # noqa: F401
-from ..referee.helpers import check_records_replay
+from ..referee.helpers import check_debug_texts, check_records_replay
 from ..referee.test_same_data import differences
 
 KIT = ROOT / "kits" / "javascript"
@@ -62,6 +62,10 @@ def helper_images(node_base, docker_client, tmp_path_factory) -> dict[str, str]:
         images[kind] = f"{TEST_IMAGES}/js-helpers:{kind}"
         dockerfile = f'FROM {images["base"]}\nCMD ["node", "--single-threaded", "/bot/misbehave.js", "{kind}"]\n'
         docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=images[kind], rm=True, forcerm=True)
+    images["debugger"] = f"{TEST_IMAGES}/js-helpers:debugger"
+    dockerfile = f'FROM {images["base"]}\nCMD ["node", "--single-threaded", "/bot/debugger.js"]\n'
+    docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=images["debugger"], rm=True,
+                               forcerm=True)
     return images
 
 
@@ -96,7 +100,7 @@ def test_the_node_base_holds_debians_node_the_kit_its_packages_and_the_protos(do
     assert out["node"].startswith("18.")  # bookworm's nodejs, not the host's
     assert out["uid"] == 10001
     assert out["kit"] == "/usr/local/lib/node_modules/arenabot"
-    assert out["exports"] == ["Random", "Strategy", "run"]
+    assert out["exports"] == ["Random", "Strategy", "debug", "run"]
     pins = json.loads((KIT / "package.json").read_text())["dependencies"]
     assert (out["grpc"], out["loader"]) == (pins["@grpc/grpc-js"], pins["@grpc/proto-loader"])
     kit_files = [KIT / "index.js", KIT / "package.json", *sorted((KIT / "lib").rglob("*.js"))]
@@ -172,6 +176,16 @@ def test_a_bot_whose_decide_goes_wrong_fails_as_any_bot_does(kind, failure, help
             "illegal": 'arenabot: "no-such-action" is not among the legal actions'}
     assert said[kind] in log
     assert not arena_containers(docker_client, f"js-{kind}")
+
+
+def test_a_bot_says_why_with_debug_beside_each_decision(helper_images, sample_images, tmp_path):  # noqa: F811
+    """debug() goes with the reply: the record keeps it with its decision, escaped, the kit's lone
+    surrogate sent as U+FFFD, cut past 1 KiB by the referee; the other seats' lines have none."""
+    result = match(tmp_path, "js-debug", "prohis", games=1, bots=[
+        {"name": "debugger", "image": helper_images["debugger"]},
+        *({"name": f"random-{i}", "image": sample_images["random"]} for i in (1, 2))])
+    assert result["games"][0]["failures"] == ["", "", ""]
+    check_debug_texts(read_record(tmp_path / "game-000.jsonl"), 0, "js")
 
 
 def test_a_bot_exits_by_itself_at_the_match_end(js_images, tmp_path):

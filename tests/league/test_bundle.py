@@ -92,6 +92,41 @@ def test_a_bundle_holds_the_match_and_never_the_league_secret(made):
             assert SECRET.encode() not in data.lower(), path
 
 
+def test_a_bundle_leaves_the_bots_debug_texts_out(made, tmp_path):
+    """A bundle is for publishing, and a bot's debug texts are its owner's: match 1's records, with a
+    debug text written into each of its decision lines as the referee writes one, bundle to the
+    records without them, byte for byte, and the bundle loads (every digest and view agrees)."""
+    from referee.records import RecordWriter
+
+    with open_store(made.db[1])() as session:
+        records = sorted(Path(session.get_one(Match, 1).record_dir).glob("game-*.jsonl"))
+    originals = {path: path.read_bytes() for path in records}
+    try:
+        for path in records:
+            lines = path.read_text().splitlines()
+            with_debug = []
+            for line in lines:
+                data = json.loads(line)
+                if data["type"] == "decision" and not data.get("fallback"):
+                    writer = RecordWriter.__new__(RecordWriter)  # its decision line, into a list
+                    writer.file = SimpleNamespace(write=with_debug.append)
+                    writer.decision(data["seat"], data["action"], data["ms"], f"SECRET PLAN of seat {data['seat']}")
+                else:
+                    with_debug.append(line + "\n")
+            path.write_text("".join(with_debug))
+            assert path.read_text().count("SECRET PLAN") > 5
+        written = CliRunner().invoke(arena, ["bundle", "match", "1", "--out", str(tmp_path / "b"), *made.db])
+        assert written.exit_code == 0, written.output
+        for path in records:
+            bundled = tmp_path / "b" / "records" / path.name
+            assert bundled.read_bytes() == originals[path]
+        assert not any(b"SECRET PLAN" in p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file())
+        bundles.load_bundle(tmp_path / "b")
+    finally:
+        for path, data in originals.items():
+            path.write_bytes(data)
+
+
 def test_a_bundle_reruns_to_identical_results(made):
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     proc = subprocess.run([made.path / "run", "--out", made.tmp / "rerun"], env=env, capture_output=True,

@@ -17,7 +17,7 @@ from arena_protocol.proto import arena_pb2 as pb
 from referee.records import read_record
 from referee.spec import parse_spec
 
-from ..referee.helpers import check_records_replay
+from ..referee.helpers import check_debug_texts, check_records_replay
 from .conftest import arena_containers
 from .test_containers import match
 
@@ -116,6 +116,16 @@ def test_the_function_form_plays_what_its_function_returns(tmp_path, sample_imag
                 assert decision["action"] == state.legal_actions()[0]
             state.apply(decision["action"])
         assert sum(d["seat"] == seat for d in record.decisions) > 5
+
+
+def test_a_cpp_bot_says_why_with_debug_beside_each_decision(tmp_path, sample_images, cpp_images):
+    """arenabot::debug() goes with the reply: kept with its decision, escaped, a byte that is not
+    UTF-8 sent as U+FFFD (a protobuf string must be UTF-8), cut past 1 KiB by the referee."""
+    bots = [{"name": "cpp", "image": cpp_images["debug"]}, {"name": "r1", "image": sample_images["random"]},
+            {"name": "r2", "image": sample_images["random"]}]
+    result = match(tmp_path, bots, games=1, match_id="cpp-debug")
+    assert result["games"][0]["failures"] == ["", "", ""]
+    check_debug_texts(read_record(tmp_path / "game-000.jsonl"), 0, "cpp")
 
 
 def test_a_cpp_bot_is_told_what_a_python_bot_is_told(tmp_path, sample_images, cpp_images):

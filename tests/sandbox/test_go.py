@@ -18,7 +18,7 @@ from arena_games import GAMES, get_game
 from referee.records import read_record
 
 from ..docker_fixtures import TEST_IMAGES
-from ..referee.helpers import check_records_replay
+from ..referee.helpers import check_debug_texts, check_records_replay
 from .conftest import ROOT, arena_containers
 from .test_containers import match
 
@@ -48,7 +48,7 @@ def misbehaving_go(docker_client, go_base, tmp_path_factory) -> dict[str, str]:
     docker_client.images.build(path=str(context), tag=base, buildargs={"BASE": go_base}, rm=True, forcerm=True,
                                network_mode="none")
     images = {}
-    for mode in ("panic", "illegal"):
+    for mode in ("panic", "illegal", "debug"):
         images[mode] = f"{TEST_IMAGES}/go-misbehave:{mode}"
         dockerfile = f'FROM {base}\nCMD ["/bot/misbehave", "{mode}"]\n'
         docker_client.images.build(fileobj=io.BytesIO(dockerfile.encode()), tag=images[mode], rm=True,
@@ -120,6 +120,17 @@ def test_a_go_bot_that_panics_or_answers_nonsense_gets_the_usual_failure(mode, r
         assert 'arenabot: "flip:99" is not among the legal actions' in log
         assert result["totals"][0]["restarts"] == 0  # its stream is sound: it plays its next game as it is
     check_records_replay(tmp_path, result)
+
+
+def test_a_go_bot_says_why_with_debugf_beside_each_decision(tmp_path, misbehaving_go, sample_images):
+    """arenabot.Debugf goes with the reply: kept with its decision, escaped, a byte that is not
+    UTF-8 sent as U+FFFD (Go's protobuf refuses to send a string that is not UTF-8), cut past 1 KiB
+    by the referee."""
+    bots = [{"name": "go", "image": misbehaving_go["debug"]},
+            {"name": "r1", "image": sample_images["random"]}, {"name": "r2", "image": sample_images["random"]}]
+    result = match(tmp_path, games=1, match_id="go-debug", bots=bots)
+    assert result["games"][0]["failures"] == ["", "", ""]
+    check_debug_texts(read_record(tmp_path / "game-000.jsonl"), 0, "go")
 
 
 # -- the stdio sample bot ---------------------------------------------------------------------

@@ -103,6 +103,13 @@
     return p;
   }
 
+  // The bot's debug text for this decision: only in a replay of its owner's (as text, never HTML).
+  function stepDebug(step) {
+    if (!step.debug) return null;
+    return el("section", { class: "debug", id: "step-debug" }, el("h3", {}, "Its debug output"),
+      el("pre", { class: "debug-text" }, step.debug));
+  }
+
   // The fields in the order shown (games.ordered), and for the full table the fields every seat
   // sees alike and each seat's own (games.layout).
   function ordered(keys) {
@@ -122,7 +129,7 @@
   }
 
   function table(step) {
-    const parts = [stepHead(step)];
+    const parts = [stepHead(step), stepDebug(step)];
     const lay = layout(step);
     if (step.views) {
       parts.push(el("section", { class: "view shared" }, el("h3", {}, "The table"), fields(step.views[0], lay.fields)));
@@ -151,7 +158,8 @@
     if (step.end) return "end of the game";
     if (step.pending) return `${step.step} · seat ${step.seat} is deciding`;
     if (step.action === null) return `${step.step} · seat ${step.seat} decides`;
-    return `${step.step} · seat ${step.seat}: ${step.action} · ${step.ms.toFixed(1)} ms${step.fallback ? " [fallback]" : ""}`;
+    return `${step.step} · seat ${step.seat}: ${step.action} · ${step.ms.toFixed(1)} ms${step.fallback ? " [fallback]" : ""}`
+      + (step.debug ? " · debug" : "");
   }
 
   // -- state and navigation -------------------------------------------------------------------

@@ -32,6 +32,60 @@ class FunctionBot : public Bot {
   Decide decide_;
 };
 
+std::string& said() {  // what debug() said since the last reply
+  static std::string text;
+  return text;
+}
+
+// The length of the valid UTF-8 sequence at text[i] (as protobuf checks a string: no overlong
+// forms, no surrogates, nothing past U+10FFFF), or 0.
+size_t utf8_at(const std::string& text, size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c < 0x80) return 1;
+  size_t n;
+  uint32_t code;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2, code = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3, code = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4, code = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    const auto d = static_cast<unsigned char>(text[i + k]);
+    if ((d & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (d & 0x3F);
+  }
+  if ((n == 3 && code < 0x800) || (n == 4 && (code < 0x10000 || code > 0x10FFFF)) ||
+      (code >= 0xD800 && code <= 0xDFFF)) {
+    return 0;
+  }
+  return n;
+}
+
+// What was said since the last call, as a protobuf string must be: valid UTF-8 (each invalid byte
+// as U+FFFD), at most kDebugSendBytes, cut at a character.
+std::string take_debug() {
+  std::string& text = said();
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = utf8_at(text, i);
+    const size_t size = n ? n : 3;
+    if (out.size() + size > kDebugSendBytes) break;
+    if (n) {
+      out.append(text, i, n);
+    } else {
+      out += "\xEF\xBF\xBD";
+    }
+    i += n ? n : 1;
+  }
+  text.clear();
+  return out;
+}
+
 GameInfo start_info(const pb::MatchStart& match, const pb::GameStart& start) {
   GameInfo info;
   info.game = match.game();
@@ -63,6 +117,7 @@ void answer(Bot& bot, const pb::DecisionRequest& request, std::vector<std::strin
   std::string choice = bot.decide(request.view(), request.events(), legal);
   pb::Reply* reply = out.mutable_reply();
   reply->set_decision_id(request.decision_id());
+  reply->set_debug(take_debug());  // empty: none (and no bytes on the wire)
   for (size_t i = 0; i < legal.size(); ++i) {
     if (legal[i] == choice) {
       *reply->mutable_action() = request.legal_actions(static_cast<int>(i));
@@ -116,6 +171,13 @@ bool play(Bot& bot, Stream& stream, const std::string& name, const std::string& 
 }
 
 }  // namespace
+
+void debug(const std::string& line) {
+  std::string& text = said();
+  if (text.size() > kDebugSendBytes) return;
+  if (!text.empty()) text += '\n';
+  text.append(line, 0, kDebugSendBytes + 1);
+}
 
 int run(Bot& bot, const std::string& name, const std::string& version, const std::vector<std::string>& games,
         const std::string& address) {

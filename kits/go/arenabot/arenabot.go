@@ -13,7 +13,8 @@
 // The view is the generated message of package arenapb (protos/arena/v1, docs/games/): the
 // game's view is in its oneof (view.GetProhis(), ...). Legal actions are their texts, such as
 // "take:2"; return one of them. For memory across decisions and games, implement Bot and call
-// RunBot.
+// RunBot. Debugf while deciding keeps a note with the decision, shown to the bot's owner beside
+// it in the replay.
 package arenabot
 
 import (
@@ -129,7 +130,7 @@ func reply(bot Bot, request *arenapb.DecisionRequest) *arenapb.BotMessage {
 	} else { // sent anyway: the referee judges
 		fmt.Fprintf(os.Stderr, "arenabot: %q is not among the legal actions\n", choice)
 	}
-	r := &arenapb.Reply{DecisionId: request.DecisionId, Action: action}
+	r := &arenapb.Reply{DecisionId: request.DecisionId, Action: action, Debug: takeDebug()}
 	return &arenapb.BotMessage{Message: &arenapb.BotMessage_Reply{Reply: r}}
 }
 

@@ -8,6 +8,8 @@
  * `view` is plain data (see lib/protocol.js and docs/games/), `legalActions` an array of
  * strings such as "take:2"; return one of them, or a Promise of one. For state across
  * decisions and games, pass a Strategy (or any object with a `decide` method) instead.
+ * `debug(...)` while deciding keeps a note with the decision, shown to the bot's owner beside
+ * it in the replay.
  */
 const grpc = require('@grpc/grpc-js');
 
@@ -17,6 +19,38 @@ const { Random } = require('./random');
 // The referee sends up to 16 MiB in one message (docs/protocol.md).
 const CHANNEL_OPTIONS = { 'grpc.max_receive_message_length': 16 * 1024 * 1024 };
 const Referee = grpc.loadPackageDefinition(protocol.definition).arena.v1.Referee;
+
+// The most of a decision's debug text the kit sends, in bytes of UTF-8: the referee keeps 1 KiB
+// of it and says it cut the rest (referee/limits.py DEBUG_SEND_BYTES; a test holds them together).
+const DEBUG_SEND_BYTES = 4 * 1024;
+let said = []; // the lines said with debug() since the last reply
+let saidSize = 0;
+
+/**
+ * Adds a line (its parts joined by spaces, as console.log does with strings) to the debug text
+ * sent with the next reply: the referee keeps it with that decision in the game's record, and
+ * the replay shows it beside the decision, to the bot's owner alone. Past 4 KiB a decision,
+ * more is dropped here (the referee keeps 1 KiB, 256 KiB a game).
+ */
+function debug(...parts) {
+  if (saidSize > DEBUG_SEND_BYTES) return;
+  const line = parts.map(String).join(' ');
+  said.push(line);
+  saidSize += line.length + 1;
+}
+
+/** What was said since the last call: at most DEBUG_SEND_BYTES of UTF-8, cut at a character. */
+function takeDebug() {
+  if (said.length === 0) return '';
+  const text = said.join('\n');
+  said = [];
+  saidSize = 0;
+  const bytes = Buffer.from(text, 'utf8'); // a lone surrogate becomes U+FFFD: valid UTF-8
+  if (bytes.length <= DEBUG_SEND_BYTES) return bytes.toString('utf8');
+  let end = DEBUG_SEND_BYTES;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end -= 1; // not inside a character
+  return bytes.subarray(0, end).toString('utf8');
+}
 
 /**
  * A bot's brain: told when a game starts, asked for decisions, told the result. Its `rng` is
@@ -74,7 +108,10 @@ class Session {
           console.error(`arenabot: ${JSON.stringify(String(choice))} is not among the legal actions`);
         }
         const action = index < 0 ? { text: String(choice) } : request.legal_actions[index];
-        return { decision_id: request.decision_id, action };
+        const reply = { decision_id: request.decision_id, action };
+        const text = takeDebug();
+        if (text) reply.debug = text;
+        return reply;
       }
       case 'match_start':
         this.match = msg.match_start;
@@ -130,4 +167,4 @@ async function run(bot, { name, version = '0', games = [], address = process.env
   client.close();
 }
 
-module.exports = { Session, Strategy, run };
+module.exports = { DEBUG_SEND_BYTES, Session, Strategy, debug, run };

@@ -1,7 +1,8 @@
 """arenabot: the Python bot kit for Arena.
 
 Write ``decide(view, legal_actions)``; :func:`run` connects to the referee, loops over
-its requests and answers with your choices. See docs/writing-a-bot.md.
+its requests and answers with your choices; :func:`debug` says why, beside each decision in
+your replays. See docs/writing-a-bot.md.
 
 The kit is the ``arenabot`` distribution (kits/python); it depends only on
 ``arena-games`` (games/: the engines, to simulate with; see :mod:`arenabot.search`) and
@@ -17,6 +18,7 @@ import os
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 
 from .client import run  # noqa: E402 - after the setting above: it imports grpc
+from .debugtext import debug  # noqa: E402
 from .strategies import Strategy  # noqa: E402
 
-__all__ = ["Strategy", "run"]
+__all__ = ["Strategy", "debug", "run"]

@@ -8,7 +8,8 @@
     run(decide, name="first-legal", version="1.0.0")
 
 ``view`` is a plain dict (see docs/protocol.md and docs/games/), ``legal_actions`` a
-list of strings such as ``"take:2"``; return one of them. For state across decisions
+list of strings such as ``"take:2"``; return one of them. :func:`arenabot.debug` keeps a
+note with the decision (shown to the bot's owner beside it in the replay). For state across decisions
 and games, pass a :class:`~arenabot.strategies.Strategy` instead of a function.
 
 The loop itself is :func:`serve`, which drives a :class:`Player` with the referee's messages
@@ -32,6 +33,7 @@ from arena_protocol import PROTOCOL_VERSION, codec
 from arena_protocol.proto import arena_pb2 as pb
 from arena_protocol.proto import arena_pb2_grpc
 
+from . import debugtext
 from .strategies.base import Strategy, end_info, start_info
 
 Decide = Callable[[dict[str, Any], list[str]], str]
@@ -52,7 +54,7 @@ class Player(ABC):
     @abstractmethod
     def decide(self, request: pb.DecisionRequest) -> pb.Action:
         """The answer to ``request``: one of its ``legal_actions``, or any other action for the
-        referee to judge."""
+        referee to judge. What it says with :func:`arenabot.debug` goes with it."""
 
     def game_end(self, msg: pb.GameEnd) -> None:  # noqa: B027 - optional
         pass
@@ -140,6 +142,9 @@ async def _play(player: Player, hello: pb.Hello, address: str) -> None:
             if kind == "decision":
                 request = msg.decision
                 reply = pb.Reply(decision_id=request.decision_id, action=player.decide(request))
+                said = debugtext.take()  # what the player said with arenabot.debug() meanwhile
+                if said:
+                    reply.debug = said
                 await call.write(pb.BotMessage(reply=reply))
             elif kind == "game_start":
                 player.game_start(msg.game_start)

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -35,6 +36,7 @@ from arena_protocol import codec
 from arena_protocol.proto import arena_pb2 as pb
 
 from .client import Player, serve
+from .debugtext import debug
 
 # The longest answer line kept, in bytes: the referee's cap on a bot's message
 # (referee/limits.py MAX_BOT_MESSAGE; a test holds the two together).
@@ -83,7 +85,10 @@ class StdioPlayer(Player):
         self._send({"type": "decision", "legal": " ".join(legal), "decision_id": request.decision_id,
                     "view": codec.decode_view(request.view, request.events), "legal_actions": legal,
                     "time_left_ms": request.time_left_ms, "bank_left_ms": request.bank_left_ms})
-        answer = self._answer(request.decision_id, request.time_left_ms)
+        line, whole = self._answer(request.decision_id, request.time_left_ms)
+        answer, said = _read_answer(line, whole)
+        if said:
+            debug(said)  # sent with the reply, as a kit bot's
         try:
             return actions[legal.index(answer)]
         except ValueError:  # sent on as it is: the referee judges it
@@ -108,10 +113,10 @@ class StdioPlayer(Player):
         except OSError:  # the child closed its stdin, most likely by exiting
             self.end("closed its standard input", GONE_WAIT_S)
 
-    def _answer(self, decision_id: int, time_left_ms: int) -> str:
-        """The child's next line, stripped. A line over :data:`LINE_CAP` bytes is not kept but read
-        to its end, and stands for itself by its start and its length (never a legal action). A
-        child that has not answered well after the referee gave up on it is stopped."""
+    def _answer(self, decision_id: int, time_left_ms: int) -> tuple[bytes, bool]:
+        """The child's next line, and whether it is whole. A line over :data:`LINE_CAP` bytes is
+        not kept but read to its end: only its first :data:`LINE_CAP` bytes are returned. A child
+        that has not answered well after the referee gave up on it is stopped."""
         deadline = time.monotonic() + time_left_ms / 1000 + LATE_S
         buffer, head = self._read, None  # head: the start of an over-long line
         while True:
@@ -121,12 +126,12 @@ class StdioPlayer(Player):
                     head = bytes(buffer[:LINE_CAP])
                 if end >= 0:
                     del buffer[:end + 1]
-                    return f"{_shown(head)} (a line of more than {LINE_CAP} bytes)"
+                    return head, False
                 buffer.clear()
             elif end >= 0:
                 line = bytes(buffer[:end])
                 del buffer[:end + 1]
-                return _shown(line)
+                return line, True
             wait = deadline - time.monotonic()
             if wait <= 0 or not select.select([self._stdout], [], [], wait)[0]:
                 _say(f"the bot did not answer decision {decision_id} within its {time_left_ms} ms: stopped")
@@ -153,6 +158,36 @@ class StdioPlayer(Player):
 
 def _player(p: pb.Player) -> dict[str, str]:
     return {"name": p.name, "version": p.version}
+
+
+# In the kept start of an over-long answer object: its action (action texts hold no quote or
+# backslash), and as much of its debug string as is there, escapes whole.
+_ACTION = re.compile(r'"action"\s*:\s*"([^"\\]{0,' + str(SHOWN) + '})"')
+_DEBUG = re.compile(r'"debug"\s*:\s*"((?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*)')
+
+
+def _read_answer(line: bytes, whole: bool) -> tuple[str, str]:
+    """The action and the debug text (``""``: none) of an answer line: an action's text, or a
+    JSON object ``{"action": ..., "debug": ...}``. An over-long object (a debug text of
+    megabytes) still gives its action, if it is in the kept start, and that start of its debug
+    text: a long debug text is cut, never a failure. Anything else is the line itself, shown
+    as :func:`_shown` shows it, for the referee to judge."""
+    if line.lstrip().startswith(b"{"):
+        text = line.decode("utf-8", "replace")
+        if whole:
+            try:
+                data = json.loads(text, strict=False)  # a raw tab or ESC inside a string too: the referee escapes it
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and isinstance(data.get("action"), str):
+                said = data.get("debug")
+                return data["action"].strip(), said if isinstance(said, str) else ""
+        else:
+            action, said = _ACTION.search(text), _DEBUG.search(text)
+            if action is not None:
+                return action.group(1).strip(), json.loads(f'"{said.group(1)}"', strict=False) if said else ""
+    shown = _shown(line)
+    return (shown if whole else f"{shown} (a line of more than {LINE_CAP} bytes)"), ""
 
 
 def _shown(line: bytes) -> str:

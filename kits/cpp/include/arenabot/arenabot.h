@@ -10,7 +10,8 @@
 //
 // The view is the protocol's typed message (view.prohis(), view.sobek(), ...: protos/arena/v1/ and
 // docs/games/), the events are what happened since your last decision, and the legal actions are
-// their texts ("take:2", "convoy:illegal", "done"): return one of them. Build with
+// their texts ("take:2", "convoy:illegal", "done"): return one of them. arenabot::debug() while
+// deciding keeps a note with the decision, shown to the bot's owner beside it in the replay. Build with
 //   g++ -O2 -o bot bot.cpp $(pkg-config --cflags --libs arenabot)
 // See docs/writing-a-bot.md, "C++".
 #pragma once
@@ -65,6 +66,16 @@ class Bot {
 
   std::mt19937_64 rng;  // reseeded from GameStart.seed before each game, so matches replay
 };
+
+// The most of a decision's debug text the kit sends, in bytes of UTF-8: the referee keeps 1 KiB of it
+// and says it cut the rest (referee/limits.py DEBUG_SEND_BYTES; a test holds them together).
+constexpr size_t kDebugSendBytes = 4 * 1024;
+
+// Adds line to the debug text sent with the next reply: the referee keeps it with that decision in
+// the game's record, and the replay shows it beside the decision, to the bot's owner alone; no other
+// seat is ever sent it. Past kDebugSendBytes a decision more is dropped here (the referee keeps 1 KiB,
+// and 256 KiB a game); bytes that are not UTF-8 are sent as U+FFFD.
+void debug(const std::string& line);
 
 using Decide = std::function<std::string(const arena::v1::View& view, const Events& events,
                                          const std::vector<std::string>& legal_actions)>;

@@ -39,12 +39,14 @@ class Hello(_message.Message):
     def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Reply(_message.Message):
-    __slots__ = ("decision_id", "action")
+    __slots__ = ("decision_id", "action", "debug")
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    DEBUG_FIELD_NUMBER: _ClassVar[int]
     decision_id: int
     action: Action
-    def __init__(self, decision_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    debug: str
+    def __init__(self, decision_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., debug: _Optional[str] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
     __slots__ = ("match_start", "game_start", "decision", "game_end", "match_end")
