@@ -116,17 +116,18 @@ def build_bot(
     the cause, and leaves none of the build's images; a build that passes leaves only its image,
     with no parent: no step of it is an image that another build could start from."""
     seconds = limits.seconds if timeout is None else timeout
-    base = LANGUAGES[config.language]
+    base = LANGUAGES[config.base]
     buildargs = dict(config.args)
     try:
         client.images.get(base.tag)
     except docker.errors.ImageNotFound:
-        raise BuildUnavailable(f"the {config.language} base image {base.tag} is missing: run `make images`") from None
+        raise BuildUnavailable(f"the {config.base} base image {base.tag} is missing: run `make images`") from None
     buildargs["BASE"] = base.tag
     check_context(config)
     check_dockerfile(client, config)
     labels = {"arena.bot.name": config.name, "arena.bot.version": config.version,
-              "arena.bot.language": config.language, "arena.bot.protocol": config.protocol,
+              "arena.bot.language": config.language, "arena.bot.base": config.base,
+              "arena.bot.protocol": config.protocol,
               "arena.bot.author": config.author,
               "arena.bot.games": ",".join(config.games)}
     dockerfile = str(config.dockerfile.relative_to(config.context))
