@@ -20,10 +20,10 @@ import pytest
 
 from arena.bots.build import BUILD_LIMITS, BuildLimits, build_bot
 from arena.bots.cache import STAGES_REPOSITORY, remove_bot_image
-from arena.bots.offline import offline_hint
 from arena.bots.config import BotError, load_bot_config
 from arena.bots.dockerfile import check_dockerfile, instructions
 from arena.bots.images import PYTHON_BASE
+from arena.bots.offline import offline_hint
 from referee.match import run_match
 from referee.spec import parse_spec
 
