@@ -9,6 +9,7 @@ import re
 
 DOCS = "docs/writing-a-bot.md, \"Builds are offline and sandboxed\""
 STEP = re.compile(r"Step \d+/\d+ : (.*)")
+SCANNED, SCANNED_LINES = 1000, 200  # characters of a line, and the failed step's last lines, read for the hint
 
 # (tool, a command that only downloads, a command that may download, what to vendor). A failed
 # step whose command only downloads failed for want of the network, whatever it printed (apt as
@@ -41,7 +42,7 @@ NETWORK = re.compile("|".join([
     r"Failed to establish a new connection", r"NewConnectionError", r"Failed to fetch", r"Unable to locate package",
     r"Package '?\S+'? has no installation candidate", r"No matching distribution found",
     r"Could not find a version that satisfies", r"dial tcp", r"spurious network error", r"failed to download",
-    r"Couldn't resolve host", r"unable to access 'https?:", r"network request to .* failed", r"bad address",
+    r"Couldn't resolve host", r"unable to access 'https?:", r"network request to \S+ failed", r"bad address",
     r"connection timed out", r"Connection refused",
 ]))
 
@@ -53,8 +54,9 @@ def offline_hint(log: list[str]) -> str:
     starts = [i for i, line in enumerate(log) if STEP.match(line)]
     if not starts:
         return ""
-    command = STEP.match(log[starts[-1]])[1]  # type: ignore[index]  # matched just above
-    output = "\n".join(log[starts[-1] + 1:])
+    # bounded: the build's output is the author's, and a regex over a megabyte line takes long
+    command = STEP.match(log[starts[-1]])[1][:SCANNED]  # type: ignore[index]  # matched just above
+    output = "\n".join(line[:SCANNED] for line in log[starts[-1] + 1:][-SCANNED_LINES:])
     network = NETWORK.search(output)
     tool = next(((name, vendor) for name, fetch, uses, vendor in TOOLS
                  if fetch.search(command) or uses.search(command) and network), None)
