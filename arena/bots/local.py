@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.seats import CRASH, NO_HELLO
+from referee.seats import CRASH
 
 from .config import BotError, _read_toml, name_problem, version_problem
 
@@ -68,10 +68,10 @@ def under_adapter(command: Sequence[str]) -> bool:
 
 
 def never_spoke_grpc(reason: str, detail: str, connected: bool | None = None) -> bool:
-    """Whether a bot's failure before its hello says it never spoke gRPC: it exited, or ran out
-    the startup time, without ever opening the referee's socket. ``connected``: whether it
-    opened it, where the caller saw (None: only the failure's ``reason`` and ``detail`` are known,
-    as in a match's records, and only an exit says so)."""
-    if connected is None:
-        return reason == CRASH and detail.startswith(NEVER_CONNECTED)
-    return not connected and reason in (CRASH, NO_HELLO)
+    """Whether a bot's failure before its hello says it never spoke gRPC: it exited with code 0
+    (a stdio program does, at the end of its input: its stdin is empty) without ever opening the
+    referee's socket. A gRPC bot that dies at start exits with an error; one that hangs is no
+    stdio program either. ``connected``: whether it opened the socket, where the caller saw
+    (None: only the failure is known, as in a match's records, where such an exit says so)."""
+    exited = reason == CRASH and detail.startswith(NEVER_CONNECTED) and "(exit code 0)" in detail
+    return exited and not connected

@@ -65,9 +65,11 @@ def test_match_hints_at_stdio_and_a_stdio_seat_shows_bot_tomls_version(bot_folde
 
 def test_the_hint_is_for_a_program_that_never_opened_its_socket():
     assert never_spoke_grpc(CRASH, "exited before saying hello (exit code 0)")
+    assert never_spoke_grpc(CRASH, "exited before saying hello (exit code 0)", connected=False)
+    assert not never_spoke_grpc(CRASH, "exited before saying hello (exit code 0)", connected=True)
+    assert not never_spoke_grpc(CRASH, "exited before saying hello (exit code 1); ImportError")  # a gRPC bot's
     assert not never_spoke_grpc(CRASH, "closed the stream before saying hello")  # it spoke gRPC
-    assert never_spoke_grpc(NO_HELLO, "no hello within 3000 ms", connected=False)
-    assert not never_spoke_grpc(NO_HELLO, "no hello within 3000 ms", connected=True)
+    assert not never_spoke_grpc(NO_HELLO, "no hello within 3000 ms", connected=False)  # a hung bot
     assert under_adapter([sys.executable, "-m", "arenabot.stdio", "--name=x", "--", "./bot"])
     assert under_adapter(["/usr/local/bin/arena-stdio", "--", "./bot"]) and not under_adapter(["./bot"])
 

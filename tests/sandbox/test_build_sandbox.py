@@ -520,7 +520,8 @@ def test_the_check_reads_a_dockerfile_as_the_engine_does(case, tmp_path, docker_
     built = build_bot(docker_client, load_bot_config(folder), say=said.append)
     remove_bot_image(docker_client, built.tag)
     steps = [m[1] for line in said if (m := re.match(r"Step \d+/\d+ : (\S+)", line))]
-    assert [step.lower() for step in steps] == [k for _, k, _, _ in instructions(data)] + ["label"] * 6, said
+    # and a LABEL step for each of the build's labels (arena.bot.name, version, language, base, ...)
+    assert [step.lower() for step in steps] == [k for _, k, _, _ in instructions(data)] + ["label"] * 7, said
 
 
 def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
