@@ -44,7 +44,7 @@ from .cache import (
     CACHE_LABEL,
     FLAT_LABEL,
     STAGES_REPOSITORY,
-    keep_stages,
+    keep_cache,
     remade,
     remove_new_images,
     remove_steps_images,
@@ -52,6 +52,7 @@ from .cache import (
 from .config import IMAGE_REPOSITORY, BotConfig, BotError
 from .dockerfile import check_context, check_dockerfile
 from .images import LANGUAGES
+from .offline import offline_hint
 
 if TYPE_CHECKING:
     from docker.api.build import _ContainerLimits  # types-docker's TypedDict of build's container_limits
@@ -115,17 +116,18 @@ def build_bot(
     the cause, and leaves none of the build's images; a build that passes leaves only its image,
     with no parent: no step of it is an image that another build could start from."""
     seconds = limits.seconds if timeout is None else timeout
-    base = LANGUAGES[config.language]
+    base = LANGUAGES[config.base]
     buildargs = dict(config.args)
     try:
         client.images.get(base.tag)
     except docker.errors.ImageNotFound:
-        raise BuildUnavailable(f"the {config.language} base image {base.tag} is missing: run `make images`") from None
+        raise BuildUnavailable(f"the {config.base} base image {base.tag} is missing: run `make images`") from None
     buildargs["BASE"] = base.tag
     check_context(config)
     check_dockerfile(client, config)
     labels = {"arena.bot.name": config.name, "arena.bot.version": config.version,
-              "arena.bot.language": config.language, "arena.bot.protocol": config.protocol,
+              "arena.bot.language": config.language, "arena.bot.base": config.base,
+              "arena.bot.protocol": config.protocol,
               "arena.bot.author": config.author,
               "arena.bot.games": ",".join(config.games)}
     dockerfile = str(config.dockerfile.relative_to(config.context))
@@ -135,7 +137,7 @@ def build_bot(
     image_id = flat = ""
     images = client.api.images(all=True)
     before = {image["Id"] for image in images}
-    # the build's cache: only this bot's own, its last build's stages and image (each step of
+    # the build's cache: only this bot's own, its last build's image (each step of
     # them is found by its history)
     stages = f"{STAGES_REPOSITORY}/{config.name}"
     cache = [tag for image in images for tag in image.get("RepoTags") or () if tag.startswith(f"{stages}:")]
@@ -163,7 +165,8 @@ def build_bot(
                         image_id = chunk.get("aux", {}).get("ID", image_id)
                         if "error" in chunk:
                             raise BotError(watch.stopped or f"the build of {config.tag} failed: "
-                                           f"{chunk['error'].strip()}" + _killed(chunk["error"], limits) + _tail(log))
+                                           f"{chunk['error'].strip()}" + _killed(chunk["error"], limits) + _tail(log)
+                                           + offline_hint(log))
                         # stopped: its steps are stopped as they start, and the engine ends the build
                         # (and removes its containers) before the stream ends; closing it at once
                         # would leave the engine to end the build on its own, later
@@ -196,7 +199,7 @@ def build_bot(
         remove_new_images(client, [*made, flat] if flat else made, before)
         raise
     with contextlib.suppress(BotError, docker.errors.APIError):  # a cache: the build passed without it
-        keep_stages(client, engine, image["Id"], flat, made, before, stages)
+        keep_cache(client, engine, flat, stages)
     remove_steps_images(client, image["Id"], made, before)
     return BuildResult(config.tag, size_mb, time.monotonic() - start, log)
 

@@ -19,9 +19,10 @@ import docker.errors
 from .config import BotError
 
 FLAT_LABEL = "arena.flat"  # on an image re-made with no parent (remade): it differs from the build's by that
-# a bot's cache for its next build: its last build's earlier stages (:stage<k>) and a twin of its
-# image (:final), labelled CACHE_LABEL. The engine re-parents a cached image that it finds whole
-# (to the steps it restores under it), so the bot's own image is never the cache: it stays of no parent
+# a bot's cache for its next build: a twin of its image (:final), labelled CACHE_LABEL (the
+# earlier stages of a multi-stage build are removed: see keep_cache). The engine re-parents a
+# cached image that it finds whole (to the steps it restores under it), so the bot's own image
+# is never the cache: it stays of no parent
 STAGES_REPOSITORY = "arena-bot-stages"
 CACHE_LABEL = "arena.cache"
 
@@ -135,28 +136,15 @@ def _raw_config(info: dict[str, Any], image_id: str) -> bytes:
     return raw
 
 
-def keep_stages(client: docker.DockerClient, engine: dict[str, Any], built: str, flat: str, made: Iterable[str],
-                 before: set[str], repository: str) -> None:
+def keep_cache(client: docker.DockerClient, engine: dict[str, Any], flat: str, repository: str) -> None:
     """Keeps the bot's cache for its next build in ``repository`` in place of the last build's:
-    the last image of each earlier stage of a multi-stage build as ``:stage<k>``, and a twin of
-    its image ``flat`` as ``:final``, each an image of no parent labelled CACHE_LABEL. A stage's
-    last image is one of the build's that no other of its images has under it (an id the build
-    printed that was there before is no stage of it, unless it is this bot's cache of before,
-    found again whole)."""
-    found: dict[str, dict[str, Any]] = {}
-    for step in dict.fromkeys(made):
-        with contextlib.suppress(docker.errors.APIError):
-            image = client.api.inspect_image(step)
-            found.setdefault(image["Id"], image)
-    under = {image.get("Parent") for image in found.values()}
-    ends = [image for image_id, image in found.items()
-            if image_id != built and image_id not in under and image.get("Parent")
-            and (image_id not in before or any(t.startswith(f"{repository}:") for t in image.get("RepoTags") or ()))]
+    a twin of its image ``flat`` as ``:final``, an image of no parent labelled CACHE_LABEL, which
+    holds no layer the image does not. The earlier stages of a multi-stage build are not kept
+    (nor any ``:stage<k>`` an older Arena kept): a build stage holds a toolchain's output and
+    caches, often hundreds of MiB that nothing runs, and a rebuild runs its steps again."""
     old = {image["Id"] for image in client.api.images(name=repository)}
     cache = {CACHE_LABEL: "1", FLAT_LABEL: "1"}
-    kept = {f"{repository}:stage{k}": remade(client, engine, image["Id"], cache, fresh=True)
-            for k, image in enumerate(ends)}
-    kept[f"{repository}:final"] = remade(client, engine, flat, cache, fresh=True)
+    kept = {f"{repository}:final": remade(client, engine, flat, cache, fresh=True)}
     for tag, image_id in kept.items():
         repo, suffix = tag.rsplit(":", 1)
         client.api.tag(image_id, repo, suffix)

@@ -56,6 +56,7 @@ from referee.textlog import printable
 
 from .build import image_file_refusal, image_refusal
 from .images import PYTHON_BASE
+from .local import STDIO_HINT, never_spoke_grpc, under_adapter
 
 PASS, FAIL, SKIP = "pass", "FAIL", "skip"
 CANDIDATE = "candidate"  # the bot's name in the check's matches: not the one it says hello with
@@ -153,7 +154,8 @@ def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeCo
               say: Callable[[str], None] = lambda line: None,
               planned: Callable[[list[str]], None] | None = None,
               game_started: Callable[[str], None] | None = None,
-              game_ended: Callable[[str, str], None] | None = None) -> CheckReport:
+              game_ended: Callable[[str, str], None] | None = None,
+              stdio_fix: str = "run it under the stdio adapter") -> CheckReport:
     """Checks the bot in ``image`` (a container, as a league runs it) or run by ``command`` (a
     local process, for development); ``say`` gets progress lines. The games under load are held
     to ``time_control``; the others get ``CHECK_SLACK`` times its decision time.
@@ -161,7 +163,8 @@ def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeCo
     For a progress display: ``planned(checks)`` gets the games to play (one check line each, as
     "sobek, 2 players"), then ``game_started(check)`` and ``game_ended(check, failure)`` (the
     bot's failure reason, or "") are called as each game starts and ends, from the thread that
-    plays it."""
+    plays it. ``stdio_fix``: what the report tells the author of a command that never opened the
+    referee's socket (a stdio program, most likely) to do."""
     if bool(image) == bool(command):
         raise ValueError("check_bot takes an image or a command")
     bot = BotSpec(CANDIDATE, image=image, command=tuple(command))
@@ -174,11 +177,15 @@ def check_bot(image: str = "", command: Sequence[str] = (), time_control: TimeCo
             return report
     with tempfile.TemporaryDirectory(prefix="arena-check-") as tmp:
         say(f"starting {printable(report.target, 200)} for its hello ...")
-        hello, failure, log = run_async(_say_hello(bot, Path(tmp), time_control.startup_ms))
+        hello, failure, log, connected = run_async(_say_hello(bot, Path(tmp), time_control.startup_ms))
         report.hello = hello
         if failure is not None:
             check = "protocol" if failure.reason == PROTOCOL_VERSION_MISMATCH else "hello"
-            report.lines.append(Line(check, FAIL, str(failure)))
+            hint = ""
+            if never_spoke_grpc(failure.reason, failure.detail, connected) and not under_adapter(command):
+                fix = "add protocol = \"stdio\" to its bot.toml" if image else stdio_fix
+                hint = f"\n{STDIO_HINT.format(fix=fix)}"
+            report.lines.append(Line(check, FAIL, str(failure) + hint))
             report.log = log[-LOG_CHARS:]
             return report
         claimed = _claimed(hello, labels)
@@ -212,9 +219,10 @@ def _image(image: str) -> tuple[dict[str, str], Line]:
     return config.get("Labels") or {}, Line("image settings", PASS, "nothing Arena's sandbox refuses")
 
 
-async def _say_hello(bot: BotSpec, folder: Path, startup_ms: int) -> tuple[dict[str, Any], Failure | None, str]:
+async def _say_hello(bot: BotSpec, folder: Path,
+                     startup_ms: int) -> tuple[dict[str, Any], Failure | None, str, bool]:
     """Starts the bot and waits for its hello, then stops it. Returns the hello as a dict (or
-    {}), the failure (or None) and the bot's output."""
+    {}), the failure (or None), the bot's output, and whether it opened the referee's socket."""
     log_path = folder / "hello.log"
     seat: GrpcSeat
     if bot.image:
@@ -223,6 +231,7 @@ async def _say_hello(bot: BotSpec, folder: Path, startup_ms: int) -> tuple[dict[
         seat = ProcessSeat(bot.name, "", bot.command, folder / "hello", log_path)
     hello: dict[str, Any] = {}
     failure: Failure | None = None
+    connected = False
     try:
         msg = await seat.connect(startup_ms)
         hello = {"name": msg.name, "version": msg.version, "protocol_version": msg.protocol_version,
@@ -230,8 +239,9 @@ async def _say_hello(bot: BotSpec, folder: Path, startup_ms: int) -> tuple[dict[
     except Failure as exc:
         failure = exc
     finally:
+        connected = seat.conn is not None  # before close(), which forgets it
         await seat.close()
-    return hello, failure, log_path.read_text(errors="replace") if log_path.exists() else ""
+    return hello, failure, log_path.read_text(errors="replace") if log_path.exists() else "", connected
 
 
 def _claimed(hello: dict[str, Any], labels: dict[str, str]) -> list[str]:

@@ -5,7 +5,10 @@ length, each refusal a :class:`BotError` naming the key.
 
     name = "prohis-heuristic"     # lower case letters, digits, ., _ and -
     version = "1.0.0"
-    language = "python"            # selects the base image: one of arena.bots.images.LANGUAGES
+    language = "python"            # the bot's language, shown wherever the bot is listed; one of
+                                   # arena.bots.images.LANGUAGES picks its base image
+    base = "shell"                 # optional: the base image (a key of LANGUAGES) when language names
+                                   # another language ("rust"): default "shell" for a stdio bot
     protocol = "grpc"              # optional: "grpc" (the default) or "stdio" (JSON lines, see arenabot.stdio)
     author = "Ada"
     games = ["prohis"]             # optional: the games it plays (empty or absent: all)
@@ -39,6 +42,8 @@ NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
 VERSION = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 IMAGE_REPOSITORY = "arena-bot"
 AUTHOR_CHARS = limits.AUTHOR_CHARS  # bot.toml's author: free text, shown as the bot's subtitle
+LANGUAGE = re.compile(r"[a-z][a-z0-9+#._-]{0,15}")  # a language of no base: a label on pages ("rust", "c#")
+STDIO_BASE = "shell"  # the base of a stdio bot in a language of no base: the smallest
 BotProtocol = Literal["grpc", "stdio"]  # how a bot talks: gRPC itself, or JSON lines through the stdio adapter
 PROTOCOLS: tuple[BotProtocol, ...] = get_args(BotProtocol)
 
@@ -58,9 +63,14 @@ class BotConfig:
     author: str
     games: tuple[str, ...] = ()
     protocol: str = "grpc"
+    base: str = ""  # the key of LANGUAGES that picks the base image: language's own, or bot.toml's base
     context: Path = field(default=Path("."))
     dockerfile: Path = field(default=Path("Dockerfile"))
     args: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.base:
+            object.__setattr__(self, "base", self.language)
 
     @property
     def tag(self) -> str:
@@ -99,8 +109,8 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
         raise BotError(f"{path} is a symlink leading out of the bot folder; a build may read only what is "
                        f"inside {root}")
     data = _read_toml(path)
-    unknown = [key for key in data if key not in ("name", "version", "language", "protocol", "author", "games",
-                                                  "build")]
+    unknown = [key for key in data if key not in ("name", "version", "language", "base", "protocol", "author",
+                                                  "games", "build")]
     if unknown:
         raise BotError(f"{path}: unknown key(s) {_listed(unknown)}")
     for key in ("name", "version", "language", "author"):
@@ -110,13 +120,10 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
                     _text_problem("'author'", data["author"], AUTHOR_CHARS)):
         if problem:
             raise BotError(f"{path}: {problem}")
-    if data["language"] not in LANGUAGES:
-        raise BotError(f"{path}: language {_shown(data['language'])} is not one Arena has a base image for; "
-                       f"known: {', '.join(LANGUAGES)} (a bot in any other language can use the stdio "
-                       "protocol on one of these bases: see docs/writing-a-bot.md)")
     protocol = data.get("protocol", "grpc")
     if protocol not in PROTOCOLS:
         raise BotError(f"{path}: protocol {_shown(protocol)} must be one of {', '.join(map(repr, PROTOCOLS))}")
+    base = _base(path, data["language"], data.get("base"), protocol)
     games = data.get("games", [])
     if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
         raise BotError(f"{path}: games must be a list of game names")
@@ -140,7 +147,29 @@ def load_bot_config(folder: str | Path, root: str | Path | None = None) -> BotCo
         raise BotError(f"the Dockerfile {dockerfile} must be inside the build context {context}")
     return BotConfig(folder=folder, root=root, name=data["name"], version=data["version"],
                      language=data["language"], author=data["author"], games=tuple(games), protocol=protocol,
+                     base=base,
                      context=context, dockerfile=dockerfile, args=args)
+
+
+def _base(path: Path, language: str, base: Any, protocol: str) -> str:
+    """The key of LANGUAGES whose base image the bot is built on: ``base`` if bot.toml gives one,
+    else its language's; a language with no base of its own (a Rust bot: its own label, shown
+    wherever the bot is) needs ``base``, but for a stdio bot, which runs on the smallest."""
+    if base is not None:
+        if not isinstance(base, str) or base not in LANGUAGES:
+            raise BotError(f"{path}: base {_shown(str(base))} is not one of Arena's base images; known: "
+                           f"{', '.join(LANGUAGES)}")
+        if not LANGUAGE.fullmatch(language):
+            raise BotError(f"{path}: language {_shown(language)} must be a lower-case name of at most 16 "
+                           "characters (letters, digits, '+', '#', '.', '_' or '-'; a letter first)")
+        return str(base)
+    if language in LANGUAGES:
+        return language
+    if protocol == "stdio" and LANGUAGE.fullmatch(language):
+        return STDIO_BASE
+    raise BotError(f"{path}: language {_shown(language)} is not one Arena has a base image for "
+                   f"({', '.join(LANGUAGES)}): name its base image (base = \"cpp\"), or use protocol = "
+                   "\"stdio\" (docs/writing-a-bot.md)")
 
 
 TOML_DEPTH = 8  # arrays and tables inside each other, table headers counted: bot.toml needs 3

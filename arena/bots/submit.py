@@ -61,12 +61,12 @@ class Stopping(BotError):
     a build it interrupts (raised from the build's ``say``) removes the images it made."""
 
 
-def submit_bot(store: Store, folder: Path, league: str | None = None, root: Path | None = None,
+def submit_bot(store: Store, folder: Path, league: str | Sequence[str] | None = None, root: Path | None = None,
                say: Say = lambda line: None, build_say: Say = lambda line: None,
                check_say: Say = lambda line: None) -> Bot:
     """Builds the bot folder (the build may read ``root``, see :func:`~arena.bots.config.load_bot_config`),
     checks its image (:func:`~arena.bots.check.check_bot`), registers it and enters it in
-    ``league``; returns the registered bot.
+    ``league`` (a name, or several: as a submission to a server does); returns the registered bot.
 
     ``say`` gets our own progress lines, ``build_say`` each line of the build's output, and
     ``check_say`` the check's progress and report, line by line (escaped). A bad folder raises
@@ -74,7 +74,7 @@ def submit_bot(store: Store, folder: Path, league: str | None = None, root: Path
     :class:`~arena.league.LeagueError`, both before any build.
     """
     config = load_bot_config(folder, root)
-    leagues = [league] if league else []
+    leagues = [league] if isinstance(league, str) else list(dict.fromkeys(league or ()))
     check_leagues(store, config, leagues)
     check_new_version(store, config.name, config.version)
     client = docker_client(timeout=120)
@@ -85,7 +85,8 @@ def submit_bot(store: Store, folder: Path, league: str | None = None, root: Path
         registered_bot = _register(store, client, config, built, report, leagues)
     finally:
         client.close()
-    say(f"registered {registered_bot.label}" + (f" in league {league}" if league else ""))
+    say(f"registered {registered_bot.label}" + (f" in {'league' if len(leagues) == 1 else 'leagues'} "
+                                                f"{', '.join(leagues)}" if leagues else ""))
     return registered_bot
 
 

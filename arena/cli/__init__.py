@@ -18,6 +18,7 @@ COMMANDS = {
     "replay": "replay:replay",
     "images": "images:images",
     "bot": "bot:bot",
+    "kit": "kit:kit",
     "doctor": "doctor:doctor",
     "league": "league:league",
     "ratings": "ratings:ratings",

@@ -17,6 +17,7 @@ from referee.textlog import printable
 from ..bots.build import BUILD_TIMEOUT, MAX_IMAGE_MB, build_bot
 from ..bots.check import check_bot
 from ..bots.config import BotError, load_bot_config
+from ..bots.local import local_hello, stdio_command
 from ..bots.submit import SubmissionRefused, submit_bot
 from .completion import complete_leagues
 from .options import quiet_option, user_errors, with_store
@@ -104,6 +105,9 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
 @bot.command(context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
 @click.option("--command", "is_command", is_flag=True,
               help="Check a local process run by the command that follows (development), not an image.")
+@click.option("--stdio", is_flag=True,
+              help="With --command: the command speaks JSON lines (docs/protocol.md); run it under the stdio "
+                   "adapter, saying hello with the name, version and games of ./bot.toml if there is one.")
 @click.option("--decision-ms", type=click.IntRange(min=1), default=limits.DECISION_MS, show_default=True,
               help=f"The time control under load: per decision (other games get {limits.CHECK_SLACK} times as long).")
 @click.option("--bank-ms", type=click.IntRange(min=0), default=limits.BANK_MS, show_default=True,
@@ -111,7 +115,7 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
 @quiet_option
 @click.argument("target", nargs=-1, required=True, metavar="IMAGE | --command CMD...")
 @user_errors
-def check(is_command: bool, decision_ms: int, bank_ms: int, quiet: bool, target: tuple[str, ...]) -> None:
+def check(is_command: bool, stdio: bool, decision_ms: int, bank_ms: int, quiet: bool, target: tuple[str, ...]) -> None:
     """Check a bot before submitting it, the way a submission does: its image settings, its
     hello (against bot.toml), one game of every game it claims at every player count, its time
     under a loaded CPU, its memory and its exit at MatchEnd. Options go before IMAGE or CMD.
@@ -120,16 +124,28 @@ def check(is_command: bool, decision_ms: int, bank_ms: int, quiet: bool, target:
     """
     if not is_command and len(target) != 1:
         raise click.UsageError("give one IMAGE (options go before it), or --command CMD...")
+    if stdio and not is_command:
+        raise click.UsageError("--stdio goes with --command (an image says its protocol in its bot.toml)")
     if not is_command:
         client()  # no engine: say so, rather than fail the check
+    command = target
+    if stdio:
+        try:
+            hello = local_hello("stdio-bot", toml_name=True)
+        except BotError as exc:
+            raise click.ClickException(escaped(str(exc))) from exc
+        command = tuple(stdio_command(target, hello))
+        click.echo(f"under the stdio adapter, as {printable(hello.name)} {printable(hello.version or '-')}"
+                   + (f" (from {hello.source})" if hello.source else " (no ./bot.toml)"))
     time_control = TimeControl(limits.CHECK_STARTUP_MS, decision_ms, bank_ms)
     with Progress(f"check {target[0] if not is_command else ' '.join(target)}", quiet=quiet) as shown:
         def ended(check: str, failure: str) -> None:
             shown.ended(check)
             shown.advance(1, [failure], note=f"{check}: {failure or 'played'}")
 
-        report = check_bot(image="" if is_command else target[0], command=target if is_command else (),
+        report = check_bot(image="" if is_command else target[0], command=command if is_command else (),
                            time_control=time_control, say=shown.message,
+                           stdio_fix="add --stdio (arena bot check --stdio --command CMD...)",
                            planned=lambda checks: shown.update(0, len(checks)),
                            game_started=lambda check: shown.started(check, check), game_ended=ended)
     for line in report.text():
@@ -180,8 +196,6 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
         raise click.UsageError("--keep-previous goes with --server (a local submission retires nothing)")
     if team:
         raise click.UsageError("--team goes with --server (a local submission is the operator's)")
-    if len(leagues) > 1:
-        raise click.UsageError("a local submission enters one --league (`arena league join` adds it to others)")
     from ..store import StoreError, open_store
 
     try:
@@ -189,7 +203,7 @@ def submit(path: Path, leagues: tuple[str, ...], server: str | None, token: str 
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     with submission_errors():
-        submit_bot(store, path, leagues[0] if leagues else None, root, say=click.echo,
+        submit_bot(store, path, leagues, root, say=click.echo,
                    build_say=(lambda line: None) if quiet else echo_line, check_say=click.echo)
 
 

@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import shlex
-import sys
 import time
 from pathlib import Path
 
 import click
 
 from referee import launch, limits
+from referee.records import read_record
+from referee.seats import CRASH
 from referee.spec import SpecError, new_secret, parse_spec
 from referee.textlog import printable
 
+from ..bots.config import BotError
+from ..bots.local import STDIO_HINT, local_hello, never_spoke_grpc, stdio_command, under_adapter
 from .options import GAME, parse_settings, time_options, user_errors
 from .output import echo_json, table_text
 
 
 def parse_bot(value: str) -> dict:
     """``NAME=COMMAND`` (a local process), ``NAME=stdio:COMMAND`` (a local process that speaks
-    JSON lines, run by the stdio adapter), ``NAME=builtin:random|heuristic|search`` (in process) or
+    JSON lines, run by the stdio adapter, with the version and games of ./bot.toml if any),
+    ``NAME=builtin:random|heuristic|search`` (in process) or
     ``NAME=image:IMAGE`` (a container)."""
     name, sep, how = value.partition("=")
     if not sep or not name or not how:
@@ -32,8 +36,33 @@ def parse_bot(value: str) -> dict:
         program = shlex.split(how.removeprefix("stdio:"))
         if not program:
             raise click.BadParameter(f"expected NAME=stdio:COMMAND, got {value!r}", param_hint="--bot")
-        return {"name": name, "command": [sys.executable, "-m", "arenabot.stdio", f"--name={name}", "--", *program]}
+        try:  # the version and games of ./bot.toml, if any: what the results show
+            hello = local_hello(name)
+        except BotError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bot") from exc
+        return {"name": name, "command": stdio_command(program, hello)}
     return {"name": name, "command": how}
+
+
+def stdio_hints(bots: list[dict], result: dict, out: Path) -> list[str]:
+    """A line for each local command seat that never spoke gRPC (it exited before its hello
+    without opening the referee's socket): most likely a stdio program run without ``stdio:``."""
+    hinted: list[str] = []
+    for game in result["games"]:
+        for seat, reason in enumerate(game["failures"]):
+            bot = bots[game["bots"][seat]]
+            command = bot.get("command")
+            if reason != CRASH or not command or bot["name"] in hinted:
+                continue
+            argv = shlex.split(command) if isinstance(command, str) else command
+            if under_adapter(argv):
+                continue
+            record = read_record(out / game["record"])
+            if any(never_spoke_grpc(f["reason"], f.get("detail", ""))
+                   for f in record.failures if f["seat"] == seat and f.get("at") == "start"):
+                hinted.append(bot["name"])
+    return [f"{printable(name)}: " + STDIO_HINT.format(fix=f"write --bot '{printable(name)}=stdio:COMMAND'")
+            for name in hinted]
 
 
 @click.command()
@@ -62,11 +91,12 @@ def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, ov
     the records replay every game.
     """
     match_id = f"match-{time.strftime('%Y%m%d-%H%M%S')}"
+    spec_bots = [parse_bot(b) for b in bots]
     try:
         spec = parse_spec({
             "match_id": match_id, "game": game, "games": num_games,
             **({"secret": new_secret()} if seed is None else {"seed": seed}),
-            "settings": parse_settings(overrides), "bots": [parse_bot(b) for b in bots],
+            "settings": parse_settings(overrides), "bots": spec_bots,
             "time": {"startup_ms": startup_ms, "decision_ms": decision_ms, "bank_ms": bank_ms},
         })
     except SpecError as exc:
@@ -78,6 +108,8 @@ def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, ov
         return
     click.echo()
     click.echo(results_table(result))
+    for line in stdio_hints(spec_bots, result, out):
+        click.echo(line)
     click.echo(f"\nrecords: {out}  (arena replay {out / 'game-000.jsonl'})")
 
 

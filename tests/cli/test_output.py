@@ -48,6 +48,7 @@ NOT_LISTINGS = {
     "images archive": "archives images; prints what it did for each",
     "images wheels": "builds wheels; prints their paths",
     "bot build": "builds an image; prints the build's output",
+    "kit install": "copies a kit into a folder; prints how to use it",
     "bot check": "plays a bot and prints a report; the exit status is the verdict",
     "bot submit": "builds, checks and registers; prints the steps",
     "doctor": "a health check whose exit status is the verdict (images list --json has the images)",

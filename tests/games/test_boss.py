@@ -227,6 +227,19 @@ def test_placement_goes_to_one_boss_and_cubes_stay():
     assert state.big_on[1][0] == 2  # cubes cannot move until the round ends
 
 
+def test_a_placement_in_progress_is_counted_in_the_boss_and_the_reserve():
+    """docs/games/boss.md: `bosses[i].big` holds the cubes of the placement in progress
+    (`added_big` is the part of them added since `place`), and the reserve is already down."""
+    state = new()
+    before = state.view(0)
+    play(state, "place:boston", "big", "big")
+    view = state.view(0)
+    boston = view["placing"]
+    assert view["bosses"][boston]["boss"] == "boston"
+    assert view["added_big"] == 2 and view["bosses"][boston]["big"][0] == 2
+    assert view["players"][0]["big"] == before["players"][0]["big"] - 2
+
+
 def test_rulebook_example_taking_new_york_back_takes_two_cubes():
     state = new()
     put(state, "new_york", 0, 1)  # A

@@ -199,4 +199,6 @@ def test_arena_match_runs_a_stdio_command(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output[result.output.index("{"):])
     assert [g["failures"] for g in data["games"]] == [["", "", ""]] * 2
-    assert data["spec"]["bots"][0]["command"][1:5] == ["-m", "arenabot.stdio", "--name=me", "--"]
+    # no ./bot.toml here: no version (not the adapter's "0") and every game
+    assert data["spec"]["bots"][0]["command"][1:7] == ["-m", "arenabot.stdio", "--name=me", "--version=", "--games=",
+                                                       "--"]

@@ -59,6 +59,13 @@ HOSTILE = {
     "a long path": (toml(build=f'dockerfile = "{"d/" * 600}D"'), "[build] dockerfile",
                     f"over {limits.UPLOAD_PATH_CHARS} characters"),
     "a long language": (toml(language=f'"{"x" * 50_000}"'), "language", "is not one Arena has"),
+    "a long language on a base": (toml(language=f'"{"x" * 50_000}"', base='"cpp"'), "language",
+                                  "at most 16 characters"),
+    "a language of no base, over gRPC": (toml(language='"rust"'), "language 'rust'", "name its base image"),
+    "an unknown base": (toml(language='"rust"', base='"rust"'), "base 'rust'", "not one of Arena's base images"),
+    "a base that is a list": (toml(language='"rust"', base='["cpp"]'), "base", "not one of Arena's base images"),
+    "a control character in a language": (toml(language='"rust\\u001b[2J"', protocol='"stdio"'), "language",
+                                          "is not one Arena has"),
     "a thousand games": (toml(games="[" + ", ".join(['"prohis"'] * 1000) + "]"), "games", "over"),
     "a date": (toml(games="1979-05-27"), "games", "must be a list"),
     "a thousand unknown keys": ("".join(f"k{i} = 1\n" for i in range(1000)) + toml(), "unknown key(s)", "and 992 more"),
@@ -95,8 +102,19 @@ def test_a_path_that_the_system_refuses_is_a_clear_refusal(tmp_path):
         load_bot_config(folder)
 
 
+@pytest.mark.parametrize("keys, language, base", [
+    ({}, "python", "python"),
+    ({"language": '"rust"', "protocol": '"stdio"'}, "rust", "shell"),  # a stdio bot runs on the smallest base
+    ({"language": '"rust"', "base": '"cpp"'}, "rust", "cpp"),  # a prebuilt gRPC binary, on the C++ base
+    ({"language": '"c#"', "base": '"shell"', "protocol": '"stdio"'}, "c#", "shell"),
+])
+def test_the_language_is_a_label_and_the_base_a_field_of_its_own(keys, language, base, tmp_path):
+    config = load_bot_config(bot_folder(tmp_path, toml(**keys)))
+    assert (config.language, config.base) == (language, base)
+
+
 # -- a little fuzzing: whatever the values, a refusal or a config, never another exception ---------
-KEYS = st.sampled_from(["name", "version", "language", "author", "games", "protocol", "build", "context",
+KEYS = st.sampled_from(["name", "version", "language", "base", "author", "games", "protocol", "build", "context",
                         "dockerfile", "args", "BASE", "x"]) | st.text(string.printable, max_size=8)
 SCALARS = (st.text(st.characters(exclude_categories=["Cs"]), max_size=40) | st.integers(-(10**30), 10**30)
            | st.booleans() | st.sampled_from(["python", "prohis", "Dockerfile", ".", "..", "/", "\0", "a" * 300]))

@@ -23,6 +23,7 @@ from arena.bots.cache import STAGES_REPOSITORY, remove_bot_image
 from arena.bots.config import BotError, load_bot_config
 from arena.bots.dockerfile import check_dockerfile, instructions
 from arena.bots.images import PYTHON_BASE
+from arena.bots.offline import offline_hint
 from referee.match import run_match
 from referee.spec import parse_spec
 
@@ -72,6 +73,47 @@ def test_a_build_step_cannot_reach_the_host(tmp_path, docker_client, mark):
         server.setblocking(False)
         with pytest.raises(BlockingIOError):
             server.accept()  # nobody connected
+
+
+OFFLINE = "builds have no network"
+
+
+@pytest.mark.parametrize("steps, tool", [
+    ("RUN apt-get install -y cowsay\n", "apt"),  # as the base's user: apt fails on its lock
+    ("USER root\nRUN apt-get update && apt-get install -y cowsay\n", "apt"),  # as root: no package lists
+    ("RUN python3 -c \"import urllib.request; urllib.request.urlopen('http://example.org/x.whl')\"\n", ""),
+])
+def test_a_step_that_reaches_for_the_network_fails_saying_builds_are_offline(steps, tool, tmp_path, docker_client,
+                                                                             mark):
+    message = failed_build(bot_folder(tmp_path, mark, steps), docker_client)
+    said = OFFLINE + (f" ({tool} cannot download anything): vendor " if tool else ": vendor ")
+    assert said in message and "in your folder (docs/writing-a-bot.md" in message, message
+    assert message.rstrip().endswith('"Builds are offline and sandboxed")')
+
+
+def test_a_step_that_fails_on_its_own_is_not_blamed_on_the_network(tmp_path, docker_client, mark):
+    message = failed_build(bot_folder(tmp_path, mark, "RUN echo my own mistake && exit 3\n"), docker_client)
+    assert "returned a non-zero code: 3" in message and OFFLINE not in message
+
+
+@pytest.mark.parametrize("command, output, tool", [
+    ("RUN pip install numpy", "ERROR: No matching distribution found for numpy", "pip"),
+    ("RUN python3 -m pip download -d w grpcio", "/usr/bin/python3: No module named pip", "pip"),
+    ("RUN npm ci", "sh: 1: npm: not found", "npm"),
+    ("RUN go get github.com/pkg/errors", "mkdir /usr/local/share/arena-go/src/github.com: permission denied", "go"),
+    ("RUN go build -o /bot/bot .", "dial tcp: lookup proxy.example: no such host", "go"),
+    ("RUN cargo build --release", "warning: spurious network error (2 tries remaining)", "cargo"),
+    ("RUN go build -o /bot/bot .", "./main.go:3:1: syntax error: non-declaration statement", None),
+    ("RUN cargo build --release", "error[E0425]: cannot find value `x` in this scope", None),
+    ("RUN pip install --no-index --find-links wheels numpy", "ERROR: numpy.whl is not a supported wheel", None),
+    ("COPY missing /bot/", "COPY failed: file not found in build context", None),
+])
+def test_the_offline_hint_names_the_tool_only_where_the_network_was_wanted(command, output, tool):
+    hint = offline_hint(["Step 1/3 : ARG BASE", "Step 3/3 : " + command, output])
+    if tool is None:
+        assert hint == ""
+    else:
+        assert f"{OFFLINE} ({tool} cannot download anything): vendor " in hint, hint
 
 
 class Recorder(http.server.BaseHTTPRequestHandler):
@@ -133,37 +175,37 @@ def test_a_build_reads_no_bots_image_and_pulls_nothing(dockerfile, expected, tmp
     assert "uniformly random" not in message  # the sample bot's docstring
 
 
-def test_a_multi_stage_build_on_the_base_image_is_fine(tmp_path, docker_client, mark):
+def test_a_multi_stage_build_on_the_base_image_is_fine_and_leaves_no_stage(tmp_path, docker_client, mark):
     folder = bot_folder(tmp_path, mark, "")
-    # (the stages start differently: the engine's cache takes each stage's steps from the first
-    # cached image that has its first step, and only from it)
     (folder / "Dockerfile").write_text(
-        f"ARG BASE\nFROM ${{BASE}} AS Build\nLABEL {MARK}={mark}\nRUN echo built > /tmp/out\n"
+        f"ARG BASE\nFROM ${{BASE}} AS Build\nLABEL {MARK}={mark}\nRUN echo built > /tmp/out && "
+        "head -c 4000000 /dev/zero > /tmp/toolchain\n"
         f"FROM {PYTHON_BASE.tag}\nCOPY --from=build /tmp/out /bot/out\nCOPY --from=0 /tmp/out /bot/again\n"
         f"LABEL {MARK}={mark}\n")
     config = load_bot_config(folder)
     built = build_bot(docker_client, config)
     image = docker_client.api.inspect_image(built.tag)
     assert image["Config"]["Labels"][MARK] == mark and not image["Parent"]
-    # no step of either stage is left as an image: the one this build tagged, and the next
-    # build's cache (its first stage, a twin of the image), are all there are, each of no parent
-    def cache() -> list[dict]:
-        return [docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:{tag}")
-                for tag in ("stage0", "final")]
 
+    def cache() -> list[dict]:  # the next build's cache: a twin of the image, sharing its layers
+        return [docker_client.api.inspect_image(f"{STAGES_REPOSITORY}/{config.name}:final")]
+
+    # no step of either stage is left as an image, the build stage included (its toolchain's
+    # output is no layer of the image), and nothing dangles: the image and its twin are all there are
     for kept in cache():
-        assert not kept["Parent"] and kept["Config"]["Labels"][MARK] == mark
+        assert not kept["Parent"] and kept["RootFS"]["Layers"] == image["RootFS"]["Layers"]
     assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
         [image["Id"], *(kept["Id"] for kept in cache())])
-    again = build_bot(docker_client, config)  # the cache finds both stages: every step
-    assert sum("Using cache" in line for line in again.log) == 11, again.log
-    # the same image, still of no parent (the engine re-parents a cache it finds whole: the twin,
-    # made again), and nothing more
-    rebuilt = docker_client.api.inspect_image(built.tag)
-    assert rebuilt["Id"] == image["Id"] and not rebuilt["Parent"]
-    assert not any(kept["Parent"] for kept in cache())
+    assert [t for i in docker_client.api.images(name=STAGES_REPOSITORY) for t in i["RepoTags"] or ()
+            if t.startswith(f"{STAGES_REPOSITORY}/{config.name}:stage")] == []
+    assert docker_client.api.images(quiet=True, filters={"dangling": True, "label": f"{MARK}={mark}"}) == []
+    again = build_bot(docker_client, config)  # the build stage runs again
+    rebuilt = docker_client.api.inspect_image(again.tag)
+    assert not rebuilt["Parent"] and rebuilt["RootFS"]["Layers"][:-2] == image["RootFS"]["Layers"][:-2]
+    assert rebuilt["Id"] == image["Id"]  # the same files: the COPY steps are found in the cache
     assert sorted(docker_client.api.images(all=True, quiet=True, filters={"label": f"{MARK}={mark}"})) == sorted(
-        [image["Id"], *(kept["Id"] for kept in cache())])
+        [rebuilt["Id"], *(kept["Id"] for kept in cache())])
+    assert docker_client.api.images(quiet=True, filters={"dangling": True, "label": f"{MARK}={mark}"}) == []
     remove_bot_image(docker_client, built.tag)
 
 
@@ -478,7 +520,8 @@ def test_the_check_reads_a_dockerfile_as_the_engine_does(case, tmp_path, docker_
     built = build_bot(docker_client, load_bot_config(folder), say=said.append)
     remove_bot_image(docker_client, built.tag)
     steps = [m[1] for line in said if (m := re.match(r"Step \d+/\d+ : (\S+)", line))]
-    assert [step.lower() for step in steps] == [k for _, k, _, _ in instructions(data)] + ["label"] * 6, said
+    # and a LABEL step for each of the build's labels (arena.bot.name, version, language, base, ...)
+    assert [step.lower() for step in steps] == [k for _, k, _, _ in instructions(data)] + ["label"] * 7, said
 
 
 def test_what_a_dockerfile_may_name(tmp_path, docker_client, mark):
