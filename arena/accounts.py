@@ -18,7 +18,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -29,8 +29,10 @@ from sqlalchemy.orm import Session
 from referee import limits
 
 from . import audit
-from .schemas.accounts import InviteOut
 from .store import ApiToken, Invite, Store, Team, TeamMember, User, WebSession, rows_changed
+
+if TYPE_CHECKING:
+    from .schemas.accounts import InviteOut
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 TOKEN_PREFIX = "arena_"
@@ -304,6 +306,7 @@ def invite_state(invite: Invite, now: datetime | None = None) -> Literal["active
 
 def invite_out(invite: Invite) -> InviteOut:
     """What the API and ``arena user invites --json`` show of an invite: never the code."""
+    from .schemas.accounts import InviteOut  # here: the CLI's --help and Tab load no pydantic
     return InviteOut(id=invite.id, hint=invite.hint, uses=invite.uses, used=invite.used, state=invite_state(invite),
                      created_at=invite.created_at, expires_at=invite.expires_at, revoked_at=invite.revoked_at)
 

@@ -130,13 +130,20 @@ def _follow(client: httpx.Client, base: str, submission: dict[str, Any], say: Sa
         if submission["finished"]:
             announce(status)
             return Followed(status == "entered", submission)
-        time.sleep(POLL_S)
-        try:
-            submission = _request(client, "GET", submission["api_url"], base).json()
-            last_answer = time.monotonic()
-        except Unreachable as exc:
-            if time.monotonic() - last_answer > PATIENCE_S:
-                raise ServerError(f"{exc}; the submission goes on without you: {base}{submission['url']}") from None
+        submission, last_answer = _poll(client, base, submission, last_answer, "submission")
+
+
+def _poll(client: httpx.Client, base: str, thing: dict[str, Any], last_answer: float,
+          what: str) -> tuple[dict[str, Any], float]:
+    """After :data:`POLL_S`, ``thing``'s next answer and when the server last answered; a server
+    gone for longer than :data:`PATIENCE_S` is an error (the work goes on there without us)."""
+    time.sleep(POLL_S)
+    try:
+        return _request(client, "GET", thing["api_url"], base).json(), time.monotonic()
+    except Unreachable as exc:
+        if time.monotonic() - last_answer > PATIENCE_S:
+            raise ServerError(f"{exc}; the {what} goes on without you: {base}{thing['url']}") from None
+        return thing, last_answer
 
 
 
@@ -173,10 +180,4 @@ def scrimmage_on_server(server: str, token: str, bot: str, opponents: Sequence[s
                 return scrimmage
             if time.monotonic() - start > wait:
                 raise ServerError(f"not over after {wait:g} s; it goes on without you: {base}{scrimmage['url']}")
-            time.sleep(POLL_S)
-            try:
-                scrimmage = _request(client, "GET", scrimmage["api_url"], base).json()
-                last_answer = time.monotonic()
-            except Unreachable as exc:
-                if time.monotonic() - last_answer > PATIENCE_S:
-                    raise ServerError(f"{exc}; the scrimmage goes on without you: {base}{scrimmage['url']}") from None
+            scrimmage, last_answer = _poll(client, base, scrimmage, last_answer, "scrimmage")

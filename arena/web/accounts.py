@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import secrets
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypeVar
 
@@ -60,7 +59,7 @@ from ..accounts import (
 from ..schemas.accounts import InviteOut, NewInvite, NewToken, PasswordChanged, SignedUp, TokenOut
 from ..store import ApiToken
 from .answers import API, render
-from .auth import COOKIE, SignedIn, check_origin, client_address, site_origin
+from .auth import COOKIE, SignedIn, check_origin, client_address, keep_presession, presession, site_origin
 from .ids import Id
 from .settings import origin_of
 from .throttle import HOLD, held, in_words, longest_wait, seconds
@@ -184,14 +183,12 @@ async def api_sign_up(request: Request, response: Response, body: SignUpIn) -> S
 
 def _signup_page(request: Request, message: str = "", status_code: int = 200, name: str = "",
                  invite: str = "", headers: Mapping[str, str] | None = None) -> Response:
-    token = request.cookies.get(SIGNUP_COOKIE) or secrets.token_urlsafe(32)
+    token = presession(request, SIGNUP_COOKIE)
     response = render(request, "signup.html", {
         "join": request.app.state.settings.join, "message": message, "name": name[:64], "invite": invite[:256],
         "signup_token": token, "min_chars": limits.PASSWORD_MIN_CHARS}, status_code=status_code)
     response.headers.update(headers or {})
-    if request.cookies.get(SIGNUP_COOKIE) != token:
-        response.set_cookie(SIGNUP_COOKIE, token, httponly=True, samesite="strict", path="/signup",
-                            secure=request.app.state.settings.secure_cookies, max_age=24 * 3600)
+    keep_presession(request, response, SIGNUP_COOKIE, token, "/signup")
     return response
 
 

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import secrets
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request, Response
 
 from .. import access
 from ..accounts import Account, AccountDisabled, account_for_session, account_for_token
@@ -40,6 +41,20 @@ LOGIN_COOKIE = "arena_login"  # the pre-session: its value is the sign-in form's
 DEVICE_COOKIE = "arena_device"  # this browser signed in to that name before (throttle.py trusts it more)
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def presession(request: Request, cookie: str) -> str:
+    """The token of a form shown before any session (signing in, signing up): the browser's
+    pre-session cookie ``cookie`` holds it, and the form echoes it (the CSRF check of a form
+    that has no session yet). A browser without one gets a new one."""
+    return request.cookies.get(cookie) or secrets.token_urlsafe(32)
+
+
+def keep_presession(request: Request, response: Response, cookie: str, token: str, path: str) -> None:
+    """Sets the pre-session cookie to ``token`` (for a day, on ``path`` only), unless it holds it."""
+    if request.cookies.get(cookie) != token:
+        response.set_cookie(cookie, token, httponly=True, samesite="strict", path=path,
+                            secure=request.app.state.settings.secure_cookies, max_age=24 * 3600)
 STALE = "the form is stale or was not sent by this site: reload the page and retry"
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import secrets
 from typing import Annotated
 from urllib.parse import quote
 
@@ -30,7 +29,16 @@ from ..accounts import (
 )
 from ..schemas.accounts import AccountOut
 from .answers import API, render
-from .auth import COOKIE, DEVICE_COOKIE, LOGIN_COOKIE, SignedIn, check_origin, client_address
+from .auth import (
+    COOKIE,
+    DEVICE_COOKIE,
+    LOGIN_COOKIE,
+    SignedIn,
+    check_origin,
+    client_address,
+    keep_presession,
+    presession,
+)
 from .throttle import HOLD, held, in_words, longest_wait, seconds
 
 router = APIRouter()
@@ -45,14 +53,12 @@ def safe_next(target: str | None) -> str:
 
 def _login_page(request: Request, next_: str, message: str = "", message_id: str = "login-failed",
                 status_code: int = 200, headers: dict[str, str] | None = None) -> Response:
-    token = request.cookies.get(LOGIN_COOKIE) or secrets.token_urlsafe(32)
+    token = presession(request, LOGIN_COOKIE)
     response = render(request, "login.html", {"next": safe_next(next_), "message": message,
                                               "message_id": message_id, "login_token": token},
                       status_code=status_code)
     response.headers.update(headers or {})
-    if request.cookies.get(LOGIN_COOKIE) != token:
-        response.set_cookie(LOGIN_COOKIE, token, httponly=True, samesite="strict", path="/login",
-                            secure=request.app.state.settings.secure_cookies, max_age=24 * 3600)
+    keep_presession(request, response, LOGIN_COOKIE, token, "/login")
     return response
 
 
