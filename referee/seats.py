@@ -110,10 +110,16 @@ class Seat(ABC):
         if self.alive:
             return
         if self.restarts >= max_restarts:
-            raise Failure(RESTART_LIMIT, f"dead after {self.restarts} restart(s)")
+            # a bot that died on its own between games is told as its crash first, whenever it
+            # died (before game 0's start, say): the limit is for the games after
+            raise await self.unseen_death() or Failure(RESTART_LIMIT, f"dead after {self.restarts} restart(s)")
         self.restarts += 1
         await self.stop()
         await self.start(match)
+
+    async def unseen_death(self) -> Failure | None:
+        """How the bot died, if it died outside a decision and no game has been told yet."""
+        return None
 
     async def renew(self, match: pb.MatchStart) -> None:
         """Replaces a live bot with a fresh process (not a restart: nothing failed), so that
@@ -232,6 +238,12 @@ class GrpcSeat(Seat):
     @abstractmethod
     async def kill(self) -> None: ...
 
+    async def unseen_death(self) -> Failure | None:
+        # every failure told ends the stream through _mark_dead: a stream closed otherwise is the bot's doing
+        if self.dead_reason is not None or self.conn is None or self.conn.open:
+            return None
+        return await self._mark_dead(await self._lost("ended between games"))
+
     async def output_tail(self) -> bytes:
         """The end of what the bot has written on its stdout and stderr (``TAIL_BYTES`` or so)."""
         return b""
@@ -316,14 +328,14 @@ class GrpcSeat(Seat):
     async def _send(self, msg: pb.RefereeMessage, timeout: float) -> None:
         conn = self.conn
         if conn is None or not conn.open:
-            raise await self._lost("the stream is closed")
+            raise await self._mark_dead(await self._lost("the stream is closed"))
         try:
             await conn.write(msg, conn.loop.time() + timeout)
         except TimeoutError:
-            raise Failure(TIMEOUT, "the bot does not read its stream") from None
+            raise await self._mark_dead(Failure(TIMEOUT, "the bot does not read its stream")) from None
         except Exception as exc:
             conn.open = False
-            raise await self._lost(f"write failed ({type(exc).__name__})") from None
+            raise await self._mark_dead(await self._lost(f"write failed ({type(exc).__name__})")) from None
 
     async def _mark_dead(self, failure: Failure) -> Failure:
         """Ends the bot's stream after ``failure``: the bot is restarted before its next game."""
@@ -368,7 +380,8 @@ class GrpcSeat(Seat):
                 raise Failure(MALFORMED, f"a reply to decision {reply.decision_id} while decision "
                                          f"{decision_id} is pending")
         except TimeoutError:
-            raise Failure(TIMEOUT, f"no reply within {timeout * 1000:.0f} ms{self.timeout_note()}") from None
+            raise await self._mark_dead(
+                Failure(TIMEOUT, f"no reply within {timeout * 1000:.0f} ms{self.timeout_note()}")) from None
         except Failure as failure:
             raise await self._mark_dead(failure) from None
         except Exception as exc:  # the write failed: the stream broke under us

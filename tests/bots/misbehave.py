@@ -5,6 +5,8 @@
 Each plays random legal actions for AFTER decisions (default 3), then:
   sleep       sleeps far past any time limit
   exit        exits with status 3 mid-game
+  quit        says hello, then writes its last words and exits with status 3 once the match starts,
+              before its first game (AFTER unused)
   illegal     answers with an action that is not in the list
   garbage     sends bytes that are not a protocol message, inside a valid gRPC stream
   zeroid      answers with decision_id 0 (an unset id)
@@ -126,6 +128,13 @@ def misbehaving(request: pb.DecisionRequest) -> list[bytes] | None:
 
 if KIND == "noconnect":
     time.sleep(3600)
+elif KIND == "quit":
+    channel = grpc.insecure_channel(ADDRESS)
+    call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b,
+                                 response_deserializer=pb.RefereeMessage.FromString)(iter([HELLO]))
+    next(call)  # the match start
+    print("quitting before the first game", file=sys.stderr, flush=True)
+    os._exit(3)
 elif KIND == "rawgarbage":
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.connect(ADDRESS.removeprefix("unix://"))

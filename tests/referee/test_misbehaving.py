@@ -98,6 +98,15 @@ def test_a_crashed_bot_is_restarted_for_the_next_game_up_to_the_limit(tmp_path):
     check_records_replay(tmp_path, result)
 
 
+def test_a_bot_that_dies_before_a_game_is_that_games_crash_with_its_last_words(tmp_path):
+    """Dead before its first game, with no restart allowed: its crash is told first (its exit
+    status and last words), then the limit, whenever the referee saw it die."""
+    result = run_with(tmp_path, "quit", games=2, max_restarts=0)
+    assert [g["failures"][bad_seat(g)] for g in result["games"]] == ["crash", "restart_limit"]
+    failure = read_record(tmp_path / result["games"][0]["record"]).failures[0]
+    assert "exit code 3; its last output: quitting before the first game" in failure["detail"], failure
+
+
 def test_a_timed_out_bot_is_restarted_for_the_next_game(tmp_path):
     """A timeout ends the bot's stream (its state is unknown): it is restarted before its next
     game, and a bot that keeps timing out uses up its restarts."""

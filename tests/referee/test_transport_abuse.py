@@ -23,7 +23,9 @@ from referee.records import read_record
 from .helpers import RANDOM_BOT, ROOT
 
 H2FLOOD = [sys.executable, str(ROOT / "tests/bots/h2flood.py")]
-pytestmark = pytest.mark.serial  # the other seats' timings with and without the abuse
+# a bound on wall-clock times, which a hiccup of a shared machine (steal time, a daemon's burst)
+# may break once: measured again once (shown as a rerun); a real regression fails both
+pytestmark = [pytest.mark.serial, pytest.mark.flaky(reruns=1)]  # the other seats' timings with and without the abuse
 
 CPUS = cpu.allowed()
 MATCH_CPU, ATTACKER_CPU = CPUS[-1], CPUS[0]

@@ -22,6 +22,9 @@ from ..referee.test_duplicate import dealt
 from .conftest import arena_containers
 
 pytestmark = pytest.mark.serial  # timings compared with and without a busy neighbour
+# TIMING: a bound on wall-clock times, which a hiccup of a shared machine (steal time, a daemon's burst)
+# may break once: measured again once (shown as a rerun); a real regression fails both
+TIMING = pytest.mark.flaky(reruns=1)
 
 THINK = {"startup_ms": 20000, "decision_ms": 2000, "bank_ms": 5000}
 
@@ -46,6 +49,7 @@ def thinker_times(tmp_path: Path, images: list[str], match_id: str) -> tuple[lis
     return [d["ms"] for d in record.decisions if d["seat"] == seat], result
 
 
+@TIMING
 def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client, adversary_images,
                                                          test_bot_images, sample_images):
     thinker_image = test_bot_images["thinker"]
@@ -78,6 +82,7 @@ def test_a_spinning_bot_does_not_slow_the_thinking_seat(tmp_path, docker_client,
     assert not arena_containers(docker_client, "fair-spin")
 
 
+@TIMING
 def test_a_bot_that_computes_after_each_reply_does_not_slow_the_thinking_seat(
         tmp_path, docker_client, adversary_images, test_bot_images, sample_images):
     """Alone in a match with the thinker: a bot that idles part of its own turn and computes

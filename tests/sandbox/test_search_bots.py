@@ -17,7 +17,10 @@ DECISIONS = 200
 GAMES = {"prohis": 14, "sobek": 4, "boss": 6, "bandits": 5}
 PLAYERS = {"prohis": 3, "sobek": 2, "boss": 2, "bandits": 2}
 
-pytestmark = pytest.mark.serial  # one busy neighbour on the core, not a second test suite
+# serial: one busy neighbour on the core, not a second test suite. flaky: a bound on wall-clock
+# times, which a hiccup of a shared machine (steal time, a daemon's burst) may break once:
+# measured again once (shown as a rerun); a real regression fails both
+pytestmark = [pytest.mark.serial, pytest.mark.flaky(reruns=1)]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
