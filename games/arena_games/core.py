@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .cards import CardSet
+from .scene import Scene
 from .views import MUTED, EventLog
 
 Action = str
@@ -399,6 +400,12 @@ class GameSpec:
         lambda event, name: None
     )
     """Renders one event as a line of a readable log (None: no line)."""
+    describe_action: Callable[[str, bool], str] = lambda action, secret: action
+    """Renders an action in the docs' words; with ``secret`` False, only what every seat may
+    know of it (a convoy's size, not its cards)."""
+    table: Callable[[Sequence[View]], Scene] | None = None
+    """Lays out a step's table from one seat's view, or from every seat's in seat order (the full
+    table, once the game is over): ``<game>/table.py``, drawn by ``arena/tables``."""
     fallback_preference: tuple[str, ...] = ()
     """The referee plays for a failed seat the first of these that is legal, else the first
     legal action: the most passive play the rules allow."""

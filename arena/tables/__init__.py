@@ -1,0 +1,39 @@
+"""Drawn tables: a game's step as a picture, for the replay page, the live page and the terminal.
+
+A game's ``table`` (``games/arena_games/<game>/table.py``, named by its GameSpec) lays out what
+may be seen as a :class:`~arena_games.scene.Scene`; :mod:`arena.tables.svg` draws a scene as SVG
+(on the server: it works with JavaScript off and under the site's CSP) and :mod:`arena.tables.text`
+as text for ``arena replay --step``. A :class:`Frame` is what surrounds the table at a step of a
+replay: whose decision it is, the action taken and its think time, the legal actions, the events
+in words, and the result at the end, each as the replay's seat may know it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from arena_games import View, get_game
+from arena_games.scene import Scene
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Around the table at one step, in words, as the viewing seat may know it."""
+
+    step: int
+    last: int  # the replay's last step
+    decider: int | None  # whose decision it is (None once the game is over)
+    action: str | None  # the action taken, in words; None when not shown
+    ms: float | None  # its think time
+    legal: tuple[str, ...] | None  # the legal actions in words, for the seat's own decision
+    events: tuple[str, ...] = ()  # what happened since the seat's last step, in words
+    result: tuple[str, ...] = ()  # at the end: scores and ranks, a line a seat
+
+
+def scene(game: str, views: Sequence[View]) -> Scene:
+    """The table of ``game`` from one seat's view, or from every seat's (the full table)."""
+    spec = get_game(game)
+    if spec.table is None:
+        raise ValueError(f"{spec.title} has no drawn table")
+    return spec.table(views)
