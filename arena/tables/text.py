@@ -13,7 +13,7 @@ from arena_games import UnknownGame, get_game
 from arena_games.scene import Card, Item, Scene, Stack, Text, Token, Zone
 from referee.textlog import printable
 
-from . import Frame
+from . import Frame, think_time
 
 EVENT_LINES = 40  # the most event lines printed (the latest ones)
 
@@ -29,14 +29,15 @@ def _item(item: Item) -> str:
         else:
             f = item.face
             words = " ".join(_p(x, 40) for x in (f.title, f.value) if x)
-            family = f" · {_p(f.family, 40)}" if f.family else ""
+            family = f" · {_p(f.family, 40)}" if f.family and f.family.lower() not in f.title.lower() else ""
             shown = f"[{words}{family}]"
         return shown + (f"({_p(item.note, 40)})" if item.note else "")
     if isinstance(item, Stack):
         return f"{_p(item.label, 40)} ×{item.count}"
     if isinstance(item, Token):
         colour = f" {item.colour}" if item.colour != "grey" else ""
-        return f"({_p(item.label, 40)} ×{item.count}{colour})"
+        count = f" ×{item.count}" if item.count != 1 else ""
+        return f"({_p(item.label, 40)}{count}{colour})"
     return _p(item.text, 200)
 
 
@@ -65,10 +66,6 @@ def _name(names: Sequence[str], seat: int) -> str:
     return _p(names[seat], 40) if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _ms(ms: float) -> str:
-    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms"
-
-
 def lines(scene: Scene, names: Sequence[str], frame: Frame | None = None, width: int = 100) -> Iterator[str]:
     """The lines of :func:`text`."""
     try:
@@ -81,7 +78,7 @@ def lines(scene: Scene, names: Sequence[str], frame: Frame | None = None, width:
     if decider is None:
         yield "The game is over"
     elif frame is not None and frame.action is not None:
-        took = f" in {_ms(frame.ms)}" if frame.ms is not None else ""
+        took = f" in {think_time(frame.ms)}" if frame.ms is not None else ""
         yield from _wrap("", f"{_name(names, decider)} (seat {decider}) plays: {_p(frame.action, 200)}{took}"
                          .split(" "), width, 4)
     else:
