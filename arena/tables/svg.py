@@ -24,7 +24,7 @@ from functools import lru_cache
 from xml.sax.saxutils import escape as _xml_escape
 
 from arena_games import UnknownGame, get_game
-from arena_games.scene import COLOURS, Card, Face, Item, Scene, Stack, Token, Zone
+from arena_games.scene import COLOURS, Card, Face, Item, Scene, Stack, Text, Token, Zone
 
 from . import Frame, clean, think_time
 
@@ -253,13 +253,14 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
 Box = tuple[float, float]  # a width and a height
 
 
-def _flow(sizes: Sequence[Box], room: float, gap: float) -> tuple[list[Box], float, float]:
-    """Places boxes of ``sizes`` left to right, wrapping at ``room``: their places, and the
-    width and height used."""
+def _flow(sizes: Sequence[Box], room: float, gap: float,
+          breaks: Sequence[bool] = ()) -> tuple[list[Box], float, float]:
+    """Places boxes of ``sizes`` left to right, wrapping at ``room`` (and before a box whose
+    ``breaks`` is true): their places, and the width and height used."""
     places: list[tuple[float, float]] = []
     x = y = row = used = 0.0
-    for w, h in sizes:
-        if x and x + w > room:
+    for i, (w, h) in enumerate(sizes):
+        if x and (x + w > room or (i < len(breaks) and breaks[i])):
             x, y, row = 0.0, y + row + gap, 0.0
         places.append((x, y))
         used = max(used, x + w)
@@ -268,10 +269,15 @@ def _flow(sizes: Sequence[Box], room: float, gap: float) -> tuple[list[Box], flo
     return places, used, y + row
 
 
+def _breaks(items: Sequence[Item]) -> list[bool]:
+    """A text after a text starts a line: two lines side by side would read as one."""
+    return [i > 0 and isinstance(item, Text) and isinstance(items[i - 1], Text) for i, item in enumerate(items)]
+
+
 def _zone_size(zone: Zone, room: float) -> tuple[float, float]:
     inner = room - 2 * 6
     sizes = [_size(i, inner) for i in zone.items] or [(12.0, 14.0)]
-    _, used, height = _flow(sizes, inner, GAP)
+    _, used, height = _flow(sizes, inner, GAP, _breaks(zone.items))
     title = _width(clean(zone.title), 10, bold=True)
     return min(room, max(used, title) + 12), height + 16 + 10
 
@@ -284,7 +290,7 @@ def _zone(out: _Out, x: float, y: float, zone: Zone, w: float, h: float) -> None
              GOLD if zone.highlight else INK_DIM, bold=True)
     inner = w - 12
     sizes = [_size(i, inner) for i in zone.items]
-    places, _, _ = _flow(sizes, inner, GAP)
+    places, _, _ = _flow(sizes, inner, GAP, _breaks(zone.items))
     for item, (ix, iy), (iw, _ih) in zip(zone.items, places, sizes, strict=True):
         _item(out, x + 6 + ix, y + 18 + iy, item, iw)
     if not zone.items:
