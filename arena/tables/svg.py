@@ -102,9 +102,13 @@ class _Out:
         self.parts.append(element)
 
     def text(self, x: float, y: float, text: str, size: float, fill: str, *, bold: bool = False,
-             anchor: str = "start", italic: bool = False, cls: str = "") -> None:
-        """``text`` must be clean already (and fitted); it is escaped here."""
+             anchor: str = "start", italic: bool = False, cls: str = "", squeeze: float = 0) -> None:
+        """``text`` must be clean already (and fitted); it is escaped here. With ``squeeze``, a
+        text about that wide is drawn exactly that wide: a box as narrow as a card's has no
+        room for a font wider than the estimate."""
         attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}"'
+        if squeeze and _width(text, size, bold) > 0.85 * squeeze:
+            attrs += f' textLength="{_num(min(squeeze, _width(text, size, bold)))}" lengthAdjust="spacingAndGlyphs"'
         if bold:
             attrs += ' font-weight="bold"'
         if italic:
@@ -164,17 +168,26 @@ def _face(out: _Out, x: float, y: float, face: Face) -> None:
     if value:
         out.text(x + 5, y + 18, value, 16, _on(ink), bold=True)
     title = clean(face.title)
-    lines = _wrap(title, CARD_W - 6, 11, bold=True)
-    size = 11.0
+    # the title's longest word fits the card: a smaller font before a cut word
+    longest = max((len(w) for w in title.split(" ")), default=1) or 1
+    size = max(7.5, min(11.0, (CARD_W - 6) / (0.6 * longest)))
+    lines = _wrap(title, CARD_W - 6, size, bold=True)
     if len(lines) > 2:  # a long title: smaller, and at most two lines
-        size = 9.0
+        size = min(size, 9.0)
         lines = _wrap(title, CARD_W - 6, size, bold=True)[:2]
-    top = y + (48 if len(lines) == 1 else 42)
-    for i, line in enumerate(lines[:2]):
-        out.text(x + CARD_W / 2, top + i * (size + 2), line, size, INK_DARK, bold=True, anchor="middle")
     family = clean(face.family)
-    if family and family.lower() not in title.lower():  # "Ebony" of the Ebony family says it once
-        out.text(x + CARD_W / 2, y + CARD_H - 7, _fit(family, CARD_W - 6, 8.5), 8.5, "#555c63", anchor="middle")
+    if family.lower() in title.lower():  # "Ebony" of the Ebony family says it once
+        family = ""
+    below = _wrap(family, CARD_W - 6, 8) if family else []
+    if len(below) > 2:  # two lines at most, the second cut
+        below = [below[0], _fit(family[len(below[0]) + 1:], CARD_W - 6, 8)]
+    top = y + (48 if len(lines) == 1 else 40) - (5 if len(below) > 1 else 0)
+    for i, line in enumerate(lines):
+        out.text(x + CARD_W / 2, top + i * (size + 2), line, size, INK_DARK, bold=True, anchor="middle",
+                 squeeze=CARD_W - 6)
+    for i, line in enumerate(below):
+        out.text(x + CARD_W / 2, y + CARD_H - 7 - 9 * (len(below) - 1 - i), line, 8, "#555c63", anchor="middle",
+                 squeeze=CARD_W - 6)
     out.add("</g>")
 
 
@@ -213,7 +226,7 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
             _face(out, x, y, item.face)
         if item.note:
             out.text(x + CARD_W / 2, y + CARD_H + 11, _fit(clean(item.note), CARD_W + 4, 9), 9, INK_LIGHT,
-                     italic=True, anchor="middle")
+                     italic=True, anchor="middle", squeeze=CARD_W + 4)
     elif isinstance(item, Stack):
         out.add('<g class="stack">')
         px = x + (w - PILE_W - 6) / 2
@@ -228,7 +241,8 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
         else:
             out.rect(px, y + 6, PILE_W, PILE_H, "none", rx=5, stroke=INK_DIM, dash="4 3")
             out.text(px + PILE_W / 2, y + 6 + PILE_H / 2 + 5, "0", 14, INK_DIM, bold=True, anchor="middle")
-        out.text(x + w / 2, y + PILE_H + 6 + 11, _fit(clean(item.label), w, 9), 9, INK_LIGHT, anchor="middle")
+        out.text(x + w / 2, y + PILE_H + 6 + 11, _fit(clean(item.label), w, 9), 9, INK_LIGHT, anchor="middle",
+                 squeeze=w)
         out.add("</g>")
     elif isinstance(item, Token):
         ink = _ink(item.colour)
