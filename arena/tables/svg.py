@@ -53,6 +53,7 @@ PAD = 10  # inside a panel
 MARGIN = 12  # around the drawing
 EVENT_LINES = 24  # the most event lines drawn (the latest ones)
 LEGAL_LINES = 3  # of the legal actions
+TEXT_CHARS = 400  # of a text, a fact, an event: wrapped to fit, then cut
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -153,7 +154,7 @@ def _size(item: Item, room: float) -> tuple[float, float]:
     if isinstance(item, Token):
         label = clean(item.label)
         return min(room, 26 + (_width(label, 10) + 4 if label else 0)), 24
-    lines = _wrap(clean(item.text), room, 11)
+    lines = _wrap(clean(item.text, TEXT_CHARS), room, 11)
     return min(room, max(_width(x, 11) for x in lines)), 15 * len(lines) + 2
 
 
@@ -258,7 +259,7 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
         out.add("</g>")
     else:
         out.add('<g class="text">')
-        for i, line in enumerate(_wrap(clean(item.text), w, 11)):
+        for i, line in enumerate(_wrap(clean(item.text, TEXT_CHARS), w, 11)):
             out.text(x, y + 12 + 15 * i, line, 11, INK_LIGHT)
         out.add("</g>")
 
@@ -357,8 +358,8 @@ def _header(out: _Out, scene: Scene, names: Sequence[str], frame: Frame | None, 
         who = f"{_name(names, decider)} (seat {decider})"
         if frame is not None and frame.action is not None:
             took = f" in {think_time(frame.ms)}" if frame.ms is not None else ""
-            lines += [(x, INK_LIGHT, i == 0) for i, x in enumerate(_wrap(
-                f"{who} plays: {clean(frame.action, 200)}{took}", room, 12.5, bold=True))][:2]
+            lines += [(x, INK_LIGHT, True) for x in _wrap(
+                f"{who} plays: {clean(frame.action, 200)}{took}", room, 12.5, bold=True)][:3]
         else:
             lines.append((f"▶ {who} to act", INK_LIGHT, True))
     if frame is not None and frame.legal:
@@ -382,13 +383,15 @@ def _header(out: _Out, scene: Scene, names: Sequence[str], frame: Frame | None, 
 def _facts(out: _Out, x: float, y: float, facts: Sequence[str], room: float) -> float:
     if not facts:
         return 0
-    texts = [_fit(clean(f), room - 16, 11) for f in facts]
-    sizes = [(_width(t, 11) + 16, 22.0) for t in texts]
+    # a chip a fact, of up to three lines when it is longer than the row
+    texts = [_wrap(clean(f, TEXT_CHARS), room - 16, 11)[:3] for f in facts]
+    sizes = [(max(_width(t, 11) for t in lines) + 16, 22.0 + 15 * (len(lines) - 1)) for lines in texts]
     places, _, height = _flow(sizes, room, 6)
     out.add('<g class="facts">')
-    for t, (fx, fy), (fw, fh) in zip(texts, places, sizes, strict=True):
-        out.rect(x + fx, y + fy, fw, fh, FELT_DARK, rx=11)
-        out.text(x + fx + 8, y + fy + 15, t, 11, INK_LIGHT)
+    for lines, (fx, fy), (fw, fh) in zip(texts, places, sizes, strict=True):
+        out.rect(x + fx, y + fy, fw, fh, FELT_DARK, rx=11 if len(lines) == 1 else 8)
+        for i, t in enumerate(lines):
+            out.text(x + fx + 8, y + fy + 15 + 15 * i, t, 11, INK_LIGHT)
     out.add("</g>")
     return height
 
@@ -441,7 +444,7 @@ def _lines(out: _Out, cls: str, title: str, lines: Sequence[str], x: float, y: f
         return 0
     body: list[str] = []
     for line in lines:
-        body += _wrap(clean(line, 400), room - 2 * PAD, size)
+        body += _wrap(clean(line, TEXT_CHARS), room - 2 * PAD, size)
     h = 26 + 15 * len(body) + 6
     out.add(f'<g class="{cls}">')
     out.rect(x, y, room, h, FELT_DARK, rx=8)
