@@ -271,11 +271,13 @@ Box = tuple[float, float]  # a width and a height
 def _flow(sizes: Sequence[Box], room: float, gap: float,
           breaks: Sequence[bool] = ()) -> tuple[list[Box], float, float]:
     """Places boxes of ``sizes`` left to right, wrapping at ``room`` (and before a box whose
-    ``breaks`` is true): their places, and the width and height used."""
+    ``breaks`` is true, as the next line of a text): their places, and the width and height used."""
     places: list[tuple[float, float]] = []
     x = y = row = used = 0.0
     for i, (w, h) in enumerate(sizes):
-        if x and (x + w > room or (i < len(breaks) and breaks[i])):
+        if i < len(breaks) and breaks[i] and x:  # a line of text under the one before: closer
+            x, y, row = 0.0, y + row + 1, 0.0
+        elif x and x + w > room:
             x, y, row = 0.0, y + row + gap, 0.0
         places.append((x, y))
         used = max(used, x + w)
