@@ -39,7 +39,8 @@ SCENE = Scene(
             Zone("Pile", (Stack("pile", 44), Stack("boneyard", 0))),
             Zone(f"Convoy {EVIL}", (Card(None), Card(None, "new"),
                                     Card(Face("lieutenant", "Lieutenant", "2"), "flipped")), highlight=True),
-            Zone("Bribe", (Text(f"bribe offered: {EVIL}"), Token("cubes", 3, "gold"), Token(EVIL, 1, "purple")))),
+            Zone("Bribe", (Text(f"bribe offered: {EVIL}"), Token("cubes", 3, "gold"), Token(EVIL, 1, "purple"),
+                                  Token("odd", 2, '"/><script>')))),  # a colour not in COLOURS: grey
     seats=tuple(SeatArea(s, (Zone("Hand", (Card(None),) * 5 if s else (face("captain"),) * 8),
                              Zone("Warehouse", (Stack("warehouse", s),))), status=EVIL if s == 2 else "")
                 for s in range(4)),
