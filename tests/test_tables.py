@@ -6,6 +6,7 @@ game, through ``tests/games/drawing.py``."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -139,7 +140,13 @@ def record(tmp_path, monkeypatch) -> Path:
     bots = [{"name": name, "builtin": "random"} for name in (EVIL, "bob", "c")]
     run_match(parse_spec({"match_id": "t", "game": "prohis", "games": 1, "secret": "7a" * 16, "duplicate": False,
                           "bots": bots}), tmp_path)
-    return tmp_path / "game-000.jsonl"
+    path = tmp_path / "game-000.jsonl"
+    lines = path.read_text().splitlines()  # the first decision with a debug text, as a bot may send one
+    first = json.loads(lines[1])
+    assert first["type"] == "decision"
+    lines[1] = json.dumps({**first, "debug": "thinking hard\nabout \x1b[2J"})
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 def test_a_step_frame_says_an_action_in_full_only_to_its_seat(record):
@@ -166,6 +173,13 @@ def test_arena_replay_step_prints_the_table_in_text(record, monkeypatch):
     end = runner.invoke(arena, ["replay", str(record), "--step", "-1"])  # the full table, at the end
     assert end.exit_code == 0, end.output
     assert "The game is over" in end.output and "Result:" in end.output and "[##]" not in end.output
+    # the deciding bot's debug text, to its seat or on the full table, escaped; --no-debug leaves it out
+    decider = read_record(record).decisions[0]["seat"]
+    debug = "Debug output of this decision:\n    | thinking hard\n    | about \\x1b[2J\n"
+    for args, shown in ((["--seat", str(decider)], True), (["--seat", str((decider + 1) % 3)], False), ([], True),
+                        (["--seat", str(decider), "--no-debug"], False)):
+        step = runner.invoke(arena, ["replay", str(record), "--step", "0", *args])
+        assert step.exit_code == 0 and (debug in step.output) == shown, (args, step.output)
     bad = runner.invoke(arena, ["replay", str(record), "--seat", "0", "--step", "100000"])
     assert bad.exit_code == 2 and "--step" in bad.output
     monkeypatch.setitem(arena_games.GAMES, "prohis", dataclasses.replace(arena_games.get_game("prohis"), table=None))
