@@ -17,6 +17,7 @@ from ..core import View
 from ..scene import Card, Face, Scene, SeatArea, Stack, Text, Zone
 from ..views import UNKNOWN
 from .components import CARDS, FLIPS, HAND_VALUE, LIEUTENANT, NAMES, TITLES, WAREHOUSE_VALUE
+from .describe import a_card
 
 COLOUR = ("green", "red", "blue", "purple", "gold")  # by face: Legal, Illegal, Lieutenant, Captain, Major
 FACES = {
@@ -53,8 +54,8 @@ def plural(count: int, name: str) -> str:
 
 
 def scoring(hand: list[str], warehouse: list[str]) -> tuple[Text, ...]:
-    """The rulebook's scoring of one seat: a line per kind of card in its warehouse and its hand,
-    then the total."""
+    """The rulebook's scoring of one seat: a line per kind of card in its warehouse and in its hand
+    ("Warehouse: 2 Illegal Goods × $4,000 = $8,000"), then the total."""
     lines, total = [], 0
     for where, cards, values in (("Warehouse", warehouse, WAREHOUSE_VALUE), ("Hand", hand, HAND_VALUE)):
         counts = Counter(cards)
@@ -98,7 +99,7 @@ def table(views: Sequence[View]) -> Scene:
     ]
     if view["convoy"]:
         up = view["revealed"]
-        centre.append(Zone("Convoy", tuple(card(name, f"{i}: turned up" if up[i] else f"{i}")
+        centre.append(Zone("Convoy", tuple(card(name, f"{i}: turned up" if up[i] else f"{i}: face down")
                                            for i, name in enumerate(view["convoy"])), highlight=convoying))
     if bribing or view["bribe_card_count"]:
         offered = view["bribe"] or [UNKNOWN] * view["bribe_card_count"]
@@ -113,9 +114,7 @@ def table(views: Sequence[View]) -> Scene:
                       highlight=s == view["to_act"] and phase in ("turn", "convoy", "claim", "bribe"))]
         claim = [c for c in view["claims"] if c["seat"] == s]
         if claim:
-            rank = claim[0]["rank"]
-            note = f"Inspector: {FLIPS[CARDS.index[rank]]} to turn up" if s == inspector else "claim"
-            zones.append(Zone("Claim", (card(rank, note),), highlight=s == inspector))
+            zones.append(Zone("Claim", (card(claim[0]["rank"]),), highlight=s == inspector))
         warehouse: tuple[Stack | Text, ...] = (Stack("face down", public["warehouse_size"]),)
         if own and own["warehouse"] and not over:  # its owner knows what it holds (at the end: scored)
             counts: Counter[str] = Counter(own["warehouse"])
@@ -132,6 +131,9 @@ def table(views: Sequence[View]) -> Scene:
     facts = []
     if view["end_triggered"] and not over:
         facts.append(f"The end is triggered: {len(view['final_turns'])} last turn(s) to come after this one")
+    if inspector >= 0:
+        rank = view["claims"][0]["rank"]
+        facts.append(f"The Inspector claimed with {a_card(rank)}: turns up at most {FLIPS[CARDS.index[rank]]}")
     if phase == "draw":
         facts.append(f"First pick from the {view['first_pick']}")
     if view["offers"]:
