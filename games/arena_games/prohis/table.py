@@ -98,9 +98,12 @@ def table(views: Sequence[View]) -> Scene:
         Zone("Draw pile", (Stack("face down", view["pile_size"]),), highlight=phase in ("turn", "draw")),
     ]
     if view["convoy"]:
+        # Each card by its position (the Inspector turns cards up by position); a face this view
+        # sees on a card still face down (the Smuggler's own convoy) says so.
         up = view["revealed"]
-        centre.append(Zone("Convoy", tuple(card(name, f"{i}: turned up" if up[i] else f"{i}: face down")
-                                           for i, name in enumerate(view["convoy"])), highlight=convoying))
+        centre.append(Zone("Convoy", tuple(
+            card(name, f"{i}: turned up" if up[i] else f"{i}: face down" if name != UNKNOWN else f"{i}")
+            for i, name in enumerate(view["convoy"])), highlight=convoying))
     if bribing or view["bribe_card_count"]:
         offered = view["bribe"] or [UNKNOWN] * view["bribe_card_count"]
         centre.append(Zone("Bribe", tuple(card(name) for name in offered), highlight=bribing))
