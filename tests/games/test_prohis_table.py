@@ -1,6 +1,6 @@
 """Prohis's drawn table (``prohis/table.py``) and its actions in words (``describe_action``), against
 the tests' own statement of who sees what (visibility.py): a seat's table, as a Scene and drawn as
-SVG, does not change when cards it cannot see trade places, and does when a card it sees does; it
+SVG and text, does not change when cards it cannot see trade places, and does when a card it sees does; it
 holds no face its view does not show; the full table at the end shows every hand and scores it."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from collections import Counter
 
 import pytest
 
-from arena.tables.svg import svg
 from arena_games import GAMES, State
 from arena_games.prohis.components import NAMES, TITLES
 from arena_games.prohis.table import scoring, table
 from arena_games.scene import Card, Scene, Text
 from arenabot.strategies import make_strategy
 
+from .drawing import drawn as drawing
 from .test_views import differing_pairs, random_midgame
 from .twins import swap
 from .visibility import SIGHTS
@@ -27,9 +27,10 @@ NAMES_DRAWN = ["<script>x</script>", "]]>&amp;", "seat\u202e two", "d", "e", "f"
 
 
 def drawn(state: State, seat: int, picture: bool) -> tuple[Scene, str]:
-    """``seat``'s table as a Scene, and drawn as SVG when ``picture`` (a drawing costs ~15 ms)."""
-    scene = table([state.view(seat)])
-    return scene, svg(scene, NAMES_DRAWN[: state.num_players]) if picture else ""
+    """``seat``'s table as a Scene, and drawn (SVG wide and narrow, text) when ``picture``: a
+    drawing costs tens of milliseconds, the Scene well under one."""
+    view = state.view(seat)
+    return table([view]), drawing("prohis", [view], NAMES_DRAWN[: state.num_players]) if picture else ""
 
 
 def faces(scene: Scene) -> Counter[str]:
@@ -46,8 +47,8 @@ def shown(view: dict) -> Counter[str]:
 
 def check_seats(state: State, pick: random.Random, pictures: bool = False) -> int:
     """For each seat: its scene holds only faces its view shows, and backs for the other hands;
-    unseen swaps leave its scene alone, seen ones change it; with ``pictures``, the same of the SVG
-    for a swap of each kind. Returns the swaps made."""
+    unseen swaps leave its scene alone, seen ones change it; with ``pictures``, the same of its
+    drawings for a swap of each kind. Returns the swaps made."""
     swaps = 0
     for seat in range(state.num_players):
         view = state.view(seat)
@@ -78,7 +79,7 @@ def test_a_seat_sees_its_own_table_and_nothing_more():
     for seed in range(24):
         state = random_midgame(GAME, 3 + seed % 4, seed, random.Random(seed).randrange(0, 250))
         phases.add(state.phase_name())
-        swaps += check_seats(state, random.Random(seed), pictures=seed % 7 == 0)
+        swaps += check_seats(state, random.Random(seed), pictures=seed in (0, 7))
     assert swaps > 200 and {"turn", "over"} <= phases, (swaps, phases)
 
 
@@ -117,7 +118,7 @@ def test_the_full_table_at_the_end_shows_every_hand_and_scores_it():
         totals = [next(z for z in a.zones if z.title == "Scoring").items for a in mine.seats]
         assert len(totals[0]) > 1 and all(len(t) == 1 for t in totals[1:])
         assert all(a.zones[0].items == (Card(None),) * len(views[a.seat]["hand"]) for a in mine.seats[1:])
-        assert 'class="card back"' not in svg(scene, NAMES_DRAWN[:n])
+        assert 'class="card back"' not in drawing("prohis", views, NAMES_DRAWN[:n])
     state = random_midgame(GAME, 4, 1, 30)
     with pytest.raises(ValueError):  # every seat's cards at once only once the game is over
         table([state.view(s) for s in range(4)])
