@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from arena_games import GAMES, State
-from arena_games.prohis.components import NAMES, TITLES
-from arena_games.prohis.table import scoring, table
+from arena_games.prohis.components import NAMES, PHASES, TITLES
+from arena_games.prohis.table import PHASE, scoring, table
 from arena_games.scene import Card, Scene, Text
 from arenabot.strategies import make_strategy
 
@@ -124,7 +124,8 @@ def test_the_full_table_at_the_end_shows_every_hand_and_scores_it():
         table([state.view(s) for s in range(4)])
 
 
-def test_the_rulebooks_scoring_example():
+def test_the_rulebooks_scoring_example_and_every_phase_in_words():
+    assert set(PHASE) == set(PHASES)
     lines = scoring(["illegal", "captain"], ["legal", "illegal", "major"])
     assert lines[-1] == Text("Total: $8,000")
     assert Text("Hand: 1 Illegal Good × −$4,000 = −$4,000") in lines

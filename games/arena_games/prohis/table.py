@@ -17,7 +17,6 @@ from ..core import View
 from ..scene import Card, Face, Scene, SeatArea, Stack, Text, Zone
 from ..views import UNKNOWN
 from .components import CARDS, FLIPS, HAND_VALUE, LIEUTENANT, NAMES, TITLES, WAREHOUSE_VALUE
-from .describe import a_card
 
 COLOUR = ("green", "red", "blue", "purple", "gold")  # by face: Legal, Illegal, Lieutenant, Captain, Major
 FACES = {
@@ -25,15 +24,15 @@ FACES = {
     for f, name in enumerate(NAMES)
 }  # the corner mark: what the card is worth in a warehouse
 
-PHASE = {
-    "turn": "A turn: draw, run a convoy or pass",
-    "draw": "Drawing: a second pick, or done",
+PHASE = {  # short: a phone's drawing has room for about 30 characters
+    "turn": "A turn: draw, convoy or pass",
+    "draw": "Drawing: a second pick",
     "convoy": "Running a convoy",
     "claim": "Inspection: claims",
-    "bribe": "Inspection: the Smuggler may offer a bribe",
-    "respond": "Inspection: the Inspector answers the bribe",
+    "bribe": "Inspection: the bribe",
+    "respond": "Inspection: accept or reject",
     "waive": "Inspection: waive or inspect",
-    "flip": "Inspection: the Inspector turns up convoy cards",
+    "flip": "Inspection: turning up cards",
     "over": "Game over",
 }
 SMUGGLING = ("convoy", "claim", "bribe", "respond", "waive", "flip")  # phases with a Smuggler at work
@@ -136,7 +135,7 @@ def table(views: Sequence[View]) -> Scene:
         facts.append(f"The end is triggered: {len(view['final_turns'])} last turn(s) to come after this one")
     if inspector >= 0:
         rank = view["claims"][0]["rank"]
-        facts.append(f"The Inspector claimed with {a_card(rank)}: turns up at most {FLIPS[CARDS.index[rank]]}")
+        facts.append(f"The Inspector's {TITLES[CARDS.index[rank]]} turns up at most {FLIPS[CARDS.index[rank]]} cards")
     if phase == "draw":
         facts.append(f"First pick from the {view['first_pick']}")
     if view["offers"]:
