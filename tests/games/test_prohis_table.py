@@ -119,9 +119,24 @@ def test_the_full_table_at_the_end_shows_every_hand_and_scores_it():
         assert len(totals[0]) > 1 and all(len(t) == 1 for t in totals[1:])
         assert all(a.zones[0].items == (Card(None),) * len(views[a.seat]["hand"]) for a in mine.seats[1:])
         assert 'class="card back"' not in drawing("prohis", views, NAMES_DRAWN[:n])
-    state = random_midgame(GAME, 4, 1, 30)
-    with pytest.raises(ValueError):  # every seat's cards at once only once the game is over
-        table([state.view(s) for s in range(4)])
+
+
+def test_the_full_table_shows_every_card_in_play():
+    """Every seat's views at once (a whole game's replay): every hand, the convoy and the bribe
+    face up; only the pile and the warehouses stay face down."""
+    phases = set()
+    for seed in range(10):
+        state = random_midgame(GAME, 3 + seed % 4, seed, random.Random(seed).randrange(0, 200))
+        views = [state.view(s) for s in range(state.num_players)]
+        scene = table(views)
+        phases.add(state.phase_name())
+        assert Card(None) not in [i for z in scene.centre for i in z.items]
+        assert all(Card(None) not in z.items for a in scene.seats for z in a.zones)
+        assert sum(faces(scene).values()) == sum(len(v["hand"]) for v in views) + len(views[0]["market"]) + len(
+            state.convoy) + len(state.bribe) + len(views[0]["claims"])
+        with pytest.raises(ValueError):  # every seat's view, in seat order
+            table(views[::-1])
+    assert len(phases) > 3, phases
 
 
 def test_the_rulebooks_scoring_example_and_every_phase_in_words():

@@ -76,14 +76,24 @@ def final_scores(view: View) -> list[int] | None:
     return None
 
 
+def seen(views: Sequence[View], field: str) -> list[str]:
+    """``field`` (the convoy or the bribe) as the views together know it: a card is face up where
+    any of them shows it (on the full table, the Smuggler's view shows every card)."""
+    known = [v[field] for v in views if v[field]]
+    if not known:
+        return []
+    return [next((c for c in cards if c != UNKNOWN), UNKNOWN) for cards in zip(*known, strict=True)]
+
+
 def table(views: Sequence[View]) -> Scene:
-    """The table as seen from ``views``: one seat's, or every seat's in seat order once the game is over."""
+    """The table as seen from ``views``: one seat's, or every seat's in seat order (the full table
+    of a game's replay, shown once the game is over: every card in a hand, the convoy, the bribe)."""
     if not views:
         raise ValueError("a table needs a view")
     view = views[0]  # every view agrees on what is public
     phase, n = view["phase"], view["num_players"]
-    if len(views) > 1 and (len(views) != n or any(v["phase"] != "over" or v["seat"] != s for s, v in enumerate(views))):
-        raise ValueError("every seat's view, in seat order, is for a game that is over")
+    if len(views) > 1 and [v["seat"] for v in views] != list(range(n)):
+        raise ValueError("a full table takes every seat's view, in seat order")
     held = {v["seat"]: v for v in views}
     over = phase == "over"
     smuggler = view["active"] if phase in SMUGGLING else -1
@@ -96,15 +106,16 @@ def table(views: Sequence[View]) -> Scene:
              highlight=phase in ("turn", "draw")),
         Zone("Draw pile", (Stack("face down", view["pile_size"]),), highlight=phase in ("turn", "draw")),
     ]
-    if view["convoy"]:
+    convoy = seen(views, "convoy")
+    if convoy:
         # Each card by its position (the Inspector turns cards up by position); a face this view
         # sees on a card still face down (the Smuggler's own convoy) says so.
         up = view["revealed"]
         centre.append(Zone("Convoy", tuple(
             card(name, f"{i}: turned up" if up[i] else f"{i}: face down" if name != UNKNOWN else f"{i}")
-            for i, name in enumerate(view["convoy"])), highlight=convoying))
+            for i, name in enumerate(convoy)), highlight=convoying))
     if bribing or view["bribe_card_count"]:
-        offered = view["bribe"] or [UNKNOWN] * view["bribe_card_count"]
+        offered = seen(views, "bribe") or [UNKNOWN] * view["bribe_card_count"]
         centre.append(Zone("Bribe", tuple(card(name) for name in offered), highlight=bribing))
 
     scores = final_scores(view) if over else None
