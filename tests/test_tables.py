@@ -107,7 +107,7 @@ def test_the_text_table_is_printable_and_reads_as_the_game():
     lines = out.splitlines()
     assert all(line.isprintable() for line in lines), [line for line in lines if not line.isprintable()]
     assert out.count("[##]") == BACKS and "[Captain 3 · Officers]" in out and "pile ×44" in out
-    assert "[Lieutenant 2](flipped)" in out and "(cubes ×3 gold)" in out
+    assert "[Lieutenant 2](flipped)" in out and "(cubes: 3, gold)" in out
     assert "\\x1b" in out and "\\u202e" in out  # a name's controls written as escapes, not sent
     assert lines[0].startswith("Step 5 of 120 · Prohis · Inspection")
     assert any(line.startswith("> Seat 1: bob") for line in lines) and "* Convoy" in out
