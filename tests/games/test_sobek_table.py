@@ -10,8 +10,10 @@ and scores the last round as the rulebook does.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 
+from arena.tables.svg import svg
 from arena_games import GAMES, State
 from arena_games.scene import Card, Scene, Text
 from arena_games.sobek import describe_action, table
@@ -61,6 +63,10 @@ def scene(state: State, seat: int) -> Scene:
     return table([state.view(seat)])
 
 
+def drawn(state: State, seat: int) -> str:
+    return svg(scene(state, seat), [f"seat {s}" for s in range(state.num_players)])
+
+
 def faces(scene: Scene) -> list[str]:
     zones = scene.centre + tuple(z for area in scene.seats for z in area.zones)
     return [item.face.name for zone in zones for item in zone.items if isinstance(item, Card) and item.face]
@@ -76,13 +82,18 @@ def shown_names(view: dict) -> set[str]:
 def test_a_seats_table_depends_only_on_what_it_may_see():
     pick, unseen_swaps, seen_swaps, token_swaps = random.Random(3), 0, 0, 0
     sight_of = SIGHTS["sobek"]
-    for step, state in games(8):
-        # Every token decision (the chooser sees the remaining tokens), and every 17th step.
-        if step % 17 and state.phase_name() not in ("event", "token", "steal", "pick"):
+    for step, state in games(4):
+        # Token decisions (the chooser sees the remaining tokens), a Thief's or a Vizier's look,
+        # and every 25th step.
+        if step % 25 and (step % 3 or state.phase_name() not in ("event", "token", "steal", "pick")):
             continue
         for seat in range(state.num_players):
-            base = scene(state, seat)
-            assert set(faces(base)) <= shown_names(state.view(seat))
+            base, shown = scene(state, seat), shown_names(state.view(seat))
+            assert set(faces(base)) <= shown
+            # The drawing (a few ms) is checked on a sample: it is a function of the scene alone.
+            base_svg = drawn(state, seat) if step % 4 == 0 else None
+            if base_svg:
+                assert set(re.findall(r'data-card="([^"]*)"', base_svg)) <= shown
             before = sight_of(state, seat)
             unseen = before.hidden + list(before.backs)
             for a, b in differing_pairs(state, unseen, unseen, pick, 3):
@@ -91,6 +102,9 @@ def test_a_seats_table_depends_only_on_what_it_may_see():
                 if all((s in before.hidden and s in after.hidden) or before.backs.get(s, "") == after.backs.get(s)
                        for s in (a, b)):
                     assert scene(state, seat) == base, f"seat {seat}'s table showed a swap of unseen {a}, {b}"
+                    if base_svg:
+                        assert drawn(state, seat) == base_svg
+                        base_svg = None
                     unseen_swaps += 1
                     token_swaps += a[0].startswith("token_")
                 swap(state, a, b)
@@ -99,7 +113,7 @@ def test_a_seats_table_depends_only_on_what_it_may_see():
                 assert scene(state, seat) != base, f"seat {seat}'s table missed a swap of visible {a}, {b}"
                 seen_swaps += 1
                 swap(state, a, b)
-    assert unseen_swaps > 300 and seen_swaps > 300 and token_swaps > 20, (unseen_swaps, seen_swaps, token_swaps)
+    assert unseen_swaps > 300 and seen_swaps > 300 and token_swaps > 10, (unseen_swaps, seen_swaps, token_swaps)
 
 
 def test_the_full_table_at_the_end_shows_every_seat_and_scores_the_round():
@@ -114,7 +128,7 @@ def test_the_full_table_at_the_end_shows_every_seat_and_scores_the_round():
             pile = [item.face.name for item in zones["Corruption"].items if isinstance(item, Card) and item.face]
             assert pile == view["corruption"]  # every pile face up, from its owner's view
             lines = [item.text for item in zones["Scoring"].items if isinstance(item, Text)]
-            assert lines[-1] == f"score: {view['scores'][area.seat]} points"
+            assert lines[-1].startswith(f"score: {view['scores'][area.seat]} point")
             assert any(line.startswith("corruption: ") for line in lines)
         # One seat's view: the others' piles are counts, never faces.
         alone = table(views[:1])

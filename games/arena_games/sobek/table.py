@@ -42,14 +42,14 @@ from .components import (
     parse_track,
 )
 
-# A colour per goods family, near the goods' own (ivory cream, ebony black, ...); Amulets are
-# turquoise. A character is drawn in its family's colour.
-FAMILY_COLOUR = {"ivory": "gold", "ebony": "black", "marble": "grey", "cattle": "brown", "fish": "blue",
+# A colour per goods family, apart at a glance (ebony black, fish blue, wheat yellow, ...); Amulets
+# are turquoise. A character is drawn in its family's colour.
+FAMILY_COLOUR = {"ivory": "pink", "ebony": "black", "marble": "grey", "cattle": "brown", "fish": "blue",
                  "wheat": "yellow"}
 AMULET_COLOUR = "teal"
 TOKEN_COLOUR = {"guild": "purple", "flood": "blue", "curse": "red", "prosperity": "green",
                 "embalming": "brown", "deception": "orange"}
-ROLE_TITLE = {"queen": "Queen Sobekneferu", "high_priest": "High Priest", "scribe": "Scribe", "vizier": "Vizier",
+ROLE_TITLE = {"queen": "Queen", "high_priest": "High Priest", "scribe": "Scribe", "vizier": "Vizier",
               "thief": "Thief", "courtesan": "Courtesan", "merchant": "Merchant"}
 BACK_WORD = {"back_green": "green back", "back_beige": "beige back", "back_orange": "character"}
 # Views do not carry the settings: the symbols are those of the default track.
@@ -87,10 +87,14 @@ def scarabs(names: Sequence[str]) -> int:
     return sum(SCARABS_OF[_INDEX[n]] for n in names if n in _INDEX)
 
 
-def symbol(score: int) -> str:
-    """The symbol of a score's space (the track wraps at 100): Ankh, Eye, Scarab, Lotus or numbered."""
+def space(score: int) -> str:
+    """A score's space by its symbol (the track wraps at 100): "Ankh space", ..., "numbered space"."""
     sym = TRACK_SYMBOLS[score % TRACK]
-    return "numbered" if sym == NUMBER else title(SYMBOLS[sym])
+    return f"{'numbered' if sym == NUMBER else title(SYMBOLS[sym])} space"
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[0] in 'AEIOUaeiou' else 'a'} {word}"
 
 
 def _count(n: int, word: str) -> str:
@@ -101,26 +105,26 @@ def _phase(v: View) -> str:
     """The decision under way, in the docs' words."""
     phase, fam = v["phase"], title(v["family"]) if v["family"] != "unspecified" else ""
     extending = v["set_index"] >= 0
-    words = {
-        "start": "the lowest score chooses the start player",
-        "turn": "a turn: take a card, play a character or play a set",
+    words = {  # short: the header has half a line for them
+        "start": "choosing who starts",
+        "turn": "a turn",
         "set": f"adding to set {v['set_index']} ({fam})" if extending else f"playing a set of {fam}",
         "event": "choosing an event token",
         "token": f"applying the {title(v['token'])} token",
         "priest": "High Priest: naming a family",
-        "thief": "Thief: choosing a player to rob",
-        "steal": "Thief: choosing a card by its back",
-        "vizier": "Vizier: choosing a corruption pile",
-        "pick": "Vizier: taking a card from the pile",
-        "bury": "Scribe: burying cards down to 6",
+        "thief": "Thief: choosing a player",
+        "steal": "Thief: stealing a card",
+        "vizier": "Vizier: choosing a pile",
+        "pick": "Vizier: taking from the pile",
+        "bury": "Scribe: burying down to 6",
         "courtesan": "Courtesan: choosing a set",
-        "add": f"Courtesan: adding to set {v['set_index']} ({fam})",
-        "merchant": "Merchant: taking any market card",
-        "horizontal": "end of the round: horizontal sets",
-        "horizontal_set": f"laying a horizontal set of {fam}",
+        "add": f"Courtesan: adding to set {v['set_index']}",
+        "merchant": "Merchant: any market card",
+        "horizontal": "horizontal sets",
+        "horizontal_set": f"a horizontal set of {fam}",
         "over": "game over",
     }.get(phase, title(phase))
-    return f"Round {v['round']} of {ROUNDS}: {words}"
+    return f"Round {v['round']}: {words}"
 
 
 def _market(v: View) -> Zone:
@@ -180,7 +184,7 @@ def _scoring(seat: int, v: View) -> Zone | None:
             points = (s + bonus) * n
             lines.append(f"set {i} ({title(st['family'])}): {value} x {_count(n, 'card')} = {points}")
         total += points
-    lines.append(f"sets: {total} points")
+    lines.append(f"sets: {_count(total, 'point')}")
     # The round's end, in its events: the piles counted, and a corrupt player's step back.
     corrupted, penalty = None, 0
     for event in v["events"]:
@@ -195,15 +199,16 @@ def _scoring(seat: int, v: View) -> Zone | None:
     count, curses = corrupted["count"], p["curses"]
     held = f"{_count(count - CURSE_WEIGHT * curses, 'card')} + {_count(curses, 'Curse')} x {CURSE_WEIGHT}"
     pile = f"corruption: {held if curses else _count(count, 'card')}, {_count(corrupted['scarabs'], 'scarab')}"
+    lines.append(pile)
     if not corrupted["corrupt"]:
-        lines.append(f"{pile}: not the most corrupt")
+        lines.append("not the most corrupt")
     elif total < PENALTY_STEP:
-        lines.append(f"{pile}: the most corrupt; under {PENALTY_STEP} points from sets, no cost")
+        lines.append(f"the most corrupt, under {PENALTY_STEP} points of sets: no cost")
     else:  # back once per full 10 points of sets, each time to the previous space of the same symbol
         steps, before = total // PENALTY_STEP, v["scores"][seat] - penalty
-        lines.append(f"{pile}: the most corrupt; {_count(steps, 'step')} back to the previous "
-                     f"{symbol(before)} space, {before} to {v['scores'][seat]}")
-    lines.append(f"score: {v['scores'][seat]} points")
+        lines.append(f"the most corrupt: {_count(steps, 'step')} back to the previous {space(before)}, "
+                     f"{before} to {v['scores'][seat]}")
+    lines.append(f"score: {_count(v['scores'][seat], 'point')}")
     return Zone("Scoring", tuple(Text(line) for line in lines))
 
 
@@ -211,7 +216,7 @@ def _seat(seat: int, v: View, own: View | None) -> SeatArea:
     """One seat's side: its score, hand, pile and curses, sets; from ``own`` (its view) when given."""
     p, phase, active = v["players"][seat], v["phase"], v["active"]
     score = v["scores"][seat]
-    zones = [Zone("Score", (Token(f"{score} points", 1, "gold"), Text(f"{symbol(score)} space")),
+    zones = [Zone("Score", (Text(_count(score, "point")), Text(f"on {_a(space(score))}")),
                   highlight=phase == "start" and v["to_act"] == seat)]
     deciding = v["to_act"] == seat and phase != "over"
     if own is not None:
@@ -236,11 +241,11 @@ def _seat(seat: int, v: View, own: View | None) -> SeatArea:
     zones += _sets(seat, p, v)
     if phase == "over" and (scoring := _scoring(seat, v)) is not None:
         zones.append(scoring)
-    status = []
+    status = []  # whose decision it is the drawer marks; whose turn it is, when another decides
     if seat == v["start_player"] and phase != "over":
         status.append("start player")
-    if seat == active and phase != "over":
-        status.append("plays again (Flood)" if v["extra_turn"] else "turn")
+    if seat == active and phase != "over" and (v["extra_turn"] or v["to_act"] != seat):
+        status.append("Flood: plays again" if v["extra_turn"] else "their turn")
     if v["target"] == seat and phase in ("steal", "pick"):
         status.append("target")
     return SeatArea(seat, tuple(zones), ", ".join(status))
@@ -262,7 +267,6 @@ def table(views: Sequence[View]) -> Scene:
         Zone("Deck and discards", (Stack("deck", v["deck_size"]), *(card(name) for name in v["discard"]))),
         _tokens(v),
     ]
-    facts = (f"Round {v['round']} of {ROUNDS}", f"Delivery {v['delivery']} of {deliveries}",
-             "Score track: multiples of 5 numbered; spaces between: Ankh, Eye, Scarab or Lotus")
+    facts = (f"Round {v['round']} of {ROUNDS}", f"Delivery {v['delivery']} of {deliveries}")
     seats = tuple(_seat(s, v, own.get(s)) for s in range(n))
     return Scene("sobek", _phase(v), to_act, tuple(centre), seats, facts)
