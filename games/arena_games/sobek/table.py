@@ -219,25 +219,28 @@ def _seat(seat: int, v: View, own: View | None) -> SeatArea:
     zones = [Zone("Score", (Text(_count(score, "point")), Text(f"on {_a(space(score))}")),
                   highlight=phase == "start" and v["to_act"] == seat)]
     deciding = v["to_act"] == seat and phase != "over"
+    # What the deciding Thief or Vizier is shown of this seat (its hand's backs, its pile's faces)
+    # stands in for what the viewer would otherwise see of it.
+    shown = tuple(card(n) for n in v["shown"]) if v["target"] == seat else ()
+    stealing, picking = bool(shown) and phase == "steal", bool(shown) and phase == "pick"
     if own is not None:
         hand: tuple[Item, ...] = tuple(card(n) for n in own["hand"])
     else:
-        hand = tuple(Card(None) for _ in range(p["hand_size"]))
-    zones.append(Zone(f"Hand ({p['hand_size']})", hand, highlight=deciding and phase in ("bury", "horizontal")))
+        hand = shown if stealing else tuple(Card(None) for _ in range(p["hand_size"]))
+    zones.append(Zone(f"Hand ({p['hand_size']})" + (", to the Thief" if stealing else ""), hand,
+                      highlight=stealing or deciding and phase in ("bury", "horizontal")))
     if v["selection"] and seat == active:
         what = {"set": "set", "add": "Courtesan's cards", "horizontal_set": "horizontal set"}.get(phase, "set")
         zones.append(Zone(f"Laying a {what}: {title(v['family'])}", tuple(card(n) for n in v["selection"]),
                           highlight=True))
-    if v["shown"] and v["target"] == seat:  # what the deciding Thief or Vizier is shown of this seat
-        shown = tuple(card(n) for n in v["shown"])
-        zones.append(Zone("Hand, face down, to the Thief" if phase == "steal" else "Corruption pile, to the Vizier",
-                          shown, highlight=True))
-    pile: list[Item] = ([card(n) for n in own["corruption"]] if own is not None
-                        else [Stack("face down", p["corruption_size"])] if p["corruption_size"] else [])
+    if own is not None:
+        pile: list[Item] = [card(n) for n in own["corruption"]]
+    else:
+        pile = list(shown) if picking else [Stack("face down", p["corruption_size"])] if p["corruption_size"] else []
     if p["curses"]:
         pile.append(Token("Curse", p["curses"], TOKEN_COLOUR["curse"]))
-    zones.append(Zone(f"Corruption ({p['corruption_size']})", tuple(pile),
-                      highlight=deciding and phase == "priest"))
+    zones.append(Zone(f"Corruption ({p['corruption_size']})" + (", to the Vizier" if picking else ""), tuple(pile),
+                      highlight=picking or deciding and phase == "priest"))
     zones += _sets(seat, p, v)
     if phase == "over" and (scoring := _scoring(seat, v)) is not None:
         zones.append(scoring)
