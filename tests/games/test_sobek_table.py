@@ -135,7 +135,7 @@ def test_the_full_table_at_the_end_shows_every_seat_and_scores_the_round():
             pile = [item.face.name for item in zones["Corruption"].items if isinstance(item, Card) and item.face]
             assert pile == view["corruption"]  # every pile face up, from its owner's view
             lines = [item.text for item in zones["Scoring"].items if isinstance(item, Text)]
-            assert lines[-1].startswith(f"score: {view['scores'][area.seat]} point")
+            assert lines[-1] in (f"score: {view['scores'][area.seat]} point{s}." for s in ("", "s"))
             assert any(line.startswith("corruption: ") for line in lines)
         # One seat's view: the others' piles are counts, never faces.
         alone = table(views[:1])

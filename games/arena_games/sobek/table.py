@@ -195,7 +195,7 @@ def _scoring(seat: int, v: View) -> Zone | None:
         elif event["type"] == "score" and corrupted is not None:
             penalty += event["points"]
     if corrupted is None:
-        return None if not p["sets"] else Zone("Scoring", tuple(Text(line) for line in lines))
+        return None if not p["sets"] else _lines(lines)
     count, curses = corrupted["count"], p["curses"]
     held = f"{_count(count - CURSE_WEIGHT * curses, 'card')} + {_count(curses, 'Curse')} x {CURSE_WEIGHT}"
     pile = f"corruption: {held if curses else _count(count, 'card')}, {_count(corrupted['scarabs'], 'scarab')}"
@@ -209,7 +209,12 @@ def _scoring(seat: int, v: View) -> Zone | None:
         lines.append(f"the most corrupt: {_count(steps, 'step')} back to the previous {space(before)}, "
                      f"{before} to {v['scores'][seat]}")
     lines.append(f"score: {_count(v['scores'][seat], 'point')}")
-    return Zone("Scoring", tuple(Text(line) for line in lines))
+    return _lines(lines)
+
+
+def _lines(lines: list[str]) -> Zone:
+    """The Scoring zone: its lines end in ';' and '.', so that they read also when run together."""
+    return Zone("Scoring", tuple(Text(line + (";" if i < len(lines) - 1 else ".")) for i, line in enumerate(lines)))
 
 
 def _seat(seat: int, v: View, own: View | None) -> SeatArea:
