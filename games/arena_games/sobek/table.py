@@ -185,17 +185,10 @@ def _scoring(seat: int, v: View) -> Zone | None:
             lines.append(f"set {i} ({title(st['family'])}): {value} x {_count(n, 'card')} = {points}")
         total += points
     lines.append(f"sets: {_count(total, 'point')}")
-    # The round's end, in its events: the piles counted, and a corrupt player's step back.
-    corrupted, penalty = None, 0
-    for event in v["events"]:
-        if event.get("seat") != seat:
-            continue
-        if event["type"] == "corruption":
-            corrupted = event
-        elif event["type"] == "score" and corrupted is not None:
-            penalty += event["points"]
-    if corrupted is None:
+    ended = _round_end(seat, v)
+    if ended is None:
         return None if not p["sets"] else _lines(lines)
+    _, corrupted, penalty = ended
     count, curses = corrupted["count"], p["curses"]
     held = f"{_count(count - CURSE_WEIGHT * curses, 'card')} + {_count(curses, 'Curse')} x {CURSE_WEIGHT}"
     pile = f"corruption: {held if curses else _count(count, 'card')}, {_count(corrupted['scarabs'], 'scarab')}"
@@ -212,6 +205,26 @@ def _scoring(seat: int, v: View) -> Zone | None:
     return _lines(lines)
 
 
+def _round_end(seat: int, v: View) -> tuple[int, dict[str, Any], int] | None:
+    """``seat``'s last round end among the view's events: the points of its sets, its
+    ``corruption`` event (the pile counted) and the points a corrupt player lost; None if the view
+    was not told one since its seat's last decision."""
+    points, corrupted, penalty = 0, None, 0
+    for event in v["events"]:
+        if event["type"] == "round" and corrupted is not None:
+            break  # the next round's Guild and Deception are no part of it
+        if event.get("seat") != seat:
+            continue
+        if event["type"] == "corruption":
+            corrupted = event
+        elif event["type"] == "score":
+            if corrupted is None:
+                points = event["points"]  # the last score before the piles are counted: the sets'
+            else:
+                penalty += event["points"]
+    return None if corrupted is None else (points, corrupted, penalty)
+
+
 def _lines(lines: list[str]) -> Zone:
     """The Scoring zone: its lines end in ';' and '.', so that they read also when run together."""
     return Zone("Scoring", tuple(Text(line + (";" if i < len(lines) - 1 else ".")) for i, line in enumerate(lines)))
@@ -221,7 +234,11 @@ def _seat(seat: int, v: View, own: View | None) -> SeatArea:
     """One seat's side: its score, hand, pile and curses, sets; from ``own`` (its view) when given."""
     p, phase, active = v["players"][seat], v["phase"], v["active"]
     score = v["scores"][seat]
-    zones = [Zone("Score", (Text(_count(score, "point")), Text(f"on {_a(space(score))}")),
+    told: tuple[Item, ...] = ()
+    if phase != "over" and (ended := _round_end(seat, v)) is not None:  # a new round: how the last one ended
+        points, corrupted, penalty = ended
+        told = (Text(f"last round: +{points} from sets" + (f", {penalty} as the most corrupt" if penalty else "")),)
+    zones = [Zone("Score", (Text(_count(score, "point")), Text(f"on {_a(space(score))}"), *told),
                   highlight=phase == "start" and v["to_act"] == seat)]
     deciding = v["to_act"] == seat and phase != "over"
     # What the deciding Thief or Vizier is shown of this seat (its hand's backs, its pile's faces)
