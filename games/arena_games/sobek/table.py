@@ -267,7 +267,7 @@ def _seat(seat: int, v: View, own: View | None) -> SeatArea:
     if phase == "over" and (scoring := _scoring(seat, v)) is not None:
         zones.append(scoring)
     status = []  # whose decision it is the drawer marks; whose turn it is, when another decides
-    if seat == v["start_player"] and phase != "over":
+    if seat == v["start_player"] and phase not in ("start", "over"):  # "start": last round's
         status.append("start player")
     if seat == active and phase != "over" and (v["extra_turn"] or v["to_act"] != seat):
         status.append("Flood: plays again" if v["extra_turn"] else "their turn")
