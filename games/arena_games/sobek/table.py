@@ -161,9 +161,11 @@ def _sets(seat: int, p: dict[str, Any], v: View) -> list[Zone]:
         items: list[Item] = [card(n) for n in st["cards"]]
         if st["prosperity"]:
             items.append(Token("Prosperity", st["prosperity"], TOKEN_COLOUR["prosperity"]))
-        building = seat == v["active"] and v["set_index"] == i and v["phase"] in ("set", "add", "courtesan")
+        # Where the play is: the set being added to, or every set a Courtesan may choose from.
+        mine = seat == v["active"]
+        here = mine and (v["phase"] == "courtesan" or v["phase"] in ("set", "add") and v["set_index"] == i)
         zones.append(Zone(f"{kind} {i}: {title(st['family'])}, {_count(scarabs(st['cards']), 'scarab')}",
-                          tuple(items), highlight=building or (v["phase"] == "courtesan" and seat == v["active"])))
+                          tuple(items), highlight=here))
     return zones
 
 
@@ -199,7 +201,7 @@ def _scoring(seat: int, v: View) -> Zone | None:
         lines.append(f"the most corrupt, under {PENALTY_STEP} points of sets: no cost")
     else:  # back once per full 10 points of sets, each time to the previous space of the same symbol
         steps, before = total // PENALTY_STEP, v["scores"][seat] - penalty
-        lines.append(f"the most corrupt: {_count(steps, 'step')} back to the previous {space(before)}, "
+        lines.append(f"the most corrupt: {_count(steps, 'step')} back by {space(before)}s, "
                      f"{before} to {v['scores'][seat]}")
     lines.append(f"score: {_count(v['scores'][seat], 'point')}")
     return _lines(lines)
