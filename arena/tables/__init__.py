@@ -37,3 +37,11 @@ def scene(game: str, views: Sequence[View]) -> Scene:
     if spec.table is None:
         raise ValueError(f"{spec.title} has no drawn table")
     return spec.table(views)
+
+
+def clean(text: str, limit: int = 64) -> str:
+    """``text`` chosen by someone else (a bot's name) or taken from a game, made fit to draw:
+    every character that is not printable (controls, bidi overrides, line separators, what XML
+    may not hold) removed, and cut to ``limit`` characters, ending in an ellipsis when cut."""
+    out = "".join(c for c in str(text) if c.isprintable())
+    return out if len(out) <= limit else out[: limit - 1] + "…"
