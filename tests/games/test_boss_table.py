@@ -1,17 +1,17 @@
 """The Boss's drawn table (``arena_games.boss.table``) and its actions in words: a seat's table
-shows exactly what its view does (the perturbation of test_views.py, on the scene and, where the
-drawer exists, on its SVG), the full table at the end scores as the rulebook does, and every action
+shows exactly what its view does (the perturbation of test_views.py, on the scene and on its
+SVG), the full table at the end scores as the rulebook does, and every action
 has words."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
 from typing import Any
 
 import pytest
 
+from arena.tables import Frame
+from arena.tables.svg import svg
 from arena_games import State
 from arena_games.boss import GAME
 from arena_games.scene import Card, Face, Scene, Text
@@ -20,18 +20,11 @@ from .test_views import differing_pairs, random_midgame
 from .twins import swap
 from .visibility import SIGHTS
 
-# The drawer, once arena/tables/svg.py is in: the picture itself must not change either.
-HAS_SVG = importlib.util.find_spec("arena.tables.svg") is not None
-
 
 def drawn(scene: Scene) -> str:
-    if not HAS_SVG:
-        return repr(scene)
-    from arena.tables import Frame
-    svg = importlib.import_module("arena.tables.svg").svg
+    """The scene and its picture: neither may change with what the seat cannot see."""
     frame = Frame(step=0, last=0, decider=scene.to_act, action=None, ms=None, legal=None)
-    names = [f"seat {s}" for s in range(len(scene.seats))]
-    return repr(scene) + svg(scene, names, frame)
+    return repr(scene) + svg(scene, [f"seat {s}" for s in range(len(scene.seats))], frame)
 
 
 def seat_table(state: State, seat: int) -> str:

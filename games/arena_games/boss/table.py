@@ -27,9 +27,8 @@ POLICE_FACE = {"gold": ("Gold badge", "gold"), "silver": ("Silver badge", "grey"
                "double": ("Double badge", "brown")}
 PENALTY_WORDS = {"dies": "a big cube dies", "prison": "a big cube to prison for 2 rounds",
                  "hospital": "a big cube to hospital for 1 round", "banished": "banished from Cincinnati"}
-PHASE_WORDS = {"turn": "a turn: reveal a card or place cubes", "cubes": "placing cubes on {boss}",
-               "reveal": "the turn's reveal, after the placement",
-               "place": "the turn's optional placement, after the reveal"}
+PHASE_WORDS = {"turn": "reveal a card or place cubes", "cubes": "placing cubes on {boss}",
+               "reveal": "reveal a card, after placing", "place": "place cubes or pass, after the reveal"}
 
 
 def boss_title(boss: str) -> str:
@@ -40,12 +39,12 @@ def boss_title(boss: str) -> str:
 @functools.cache
 def face(name: str) -> Face:
     """A card as views name it: a city card's face (bags or a penalty), a city card's back (its
-    city, the colour every seat sees), a boss card, or a police card."""
+    city, in the colour every seat sees; "?" for the value only its holder knows), or a police card."""
     if name in POLICE_FACE:
         words, colour = POLICE_FACE[name]
         return Face(name, words, "", "police", colour)
-    if name in BOSSES:  # a back, or a boss card: the city alone
-        return Face(name, title(name), "", title(name), CITY_COLOUR[name])
+    if name in CITY_COLOUR:  # a back
+        return Face(name, title(name), "?", "", CITY_COLOUR[name])
     city, _, kind = name.rpartition("_")
     if kind not in KINDS:
         raise ValueError(f"not a card of The Boss: {name!r}")
@@ -67,31 +66,51 @@ def chicago_worth(bosses: list[dict[str, Any]], position: int) -> int:
     return total // 2
 
 
-def _boss_zone(v: View, position: int, boss: dict[str, Any]) -> Zone:
+def _boss_zone(v: View, position: int, boss: dict[str, Any], resolved: dict[str, dict[str, Any]]) -> Zone:
+    """A boss card: its reward (face down until the end) and the cards revealed under it, in order,
+    then each seat's cubes on it (in the seat's colour: its area says the big and small); at the
+    end, who took it in the last resolution."""
     name = boss["boss"]
-    items: list[Item] = [Card(face(name), "boss")]
+    items: list[Item] = []
     if name == "chicago":
         if v["phase"] != "over":  # at the end Chicago has moved on: its last worth is in the scoring
-            items.append(Text(f"worth {chicago_worth(v['bosses'], position)} now: half the last cards to its left"))
+            items.append(Text(f"worth {chicago_worth(v['bosses'], position)} now"))
     else:
         reward = boss["reward"]
         items.append(Card(None if reward in (UNKNOWN, NONE) else face(reward), "reward"))
-        items += [Card(face(c), "revealed") for c in boss["revealed"]]
-        kinds = [c.rpartition("_")[2] for c in boss["cards"]]
-        items.append(Text("cards: " + ", ".join(k if k.isdigit() else k.title() for k in kinds)))
-    seats = [s for s in range(v["num_players"]) if boss["big"][s] or boss["small"][s]]
-    for s in seats:  # whose cubes lie here: the seat's own area says it with its name
-        items.append(Token(f"seat {s}", boss["big"][s] + boss["small"][s], SEAT_COLOUR[s]))
+        items += [Card(face(c)) for c in boss["revealed"]]
+    for s in range(v["num_players"]):
+        if boss["big"][s] or boss["small"][s]:
+            items.append(Token(f"seat {s}", boss["big"][s] + boss["small"][s], SEAT_COLOUR[s]))
+    if name in resolved:
+        items.append(Text(_taken(resolved[name], short=True)))
     return Zone(boss_title(name), tuple(items), highlight=position == v["placing"])
 
 
-# A colour per seat for its cubes on the boss cards (as the players' cube colours in the box).
-SEAT_COLOUR = ("pink", "green", "blue", "gold")
+def _taken(event: dict[str, Any], short: bool = False) -> str:
+    """A resolve event in words: who took the boss and what it did (``short``: in a word)."""
+    if "seat" not in event:
+        return "taken by nobody"
+    effect = event["effect"]
+    what = (points(event["points"]) if effect == "points" else "no big cube left to lose" if effect == "no_cube"
+            else effect if short else PENALTY_WORDS[effect])
+    return f"seat {event['seat']}: {what}"
+
+
+def _cards_zone(v: View) -> Zone:
+    """Each city's cards in the game (a setting), for the deduction: public, in every view."""
+    lines = [f"{title(b['boss'])}: " + ", ".join(kind_title(c.rpartition("_")[2]) for c in b["cards"])
+             for b in sorted(v["bosses"], key=lambda b: BOSSES.index(b["boss"])) if b["cards"]]
+    return Zone("Each city's cards", tuple(map(Text, lines)))
+
+
+# A colour per seat for its cubes, none of the cities' colours.
+SEAT_COLOUR = ("pink", "brown", "grey", "gold")
 
 
 def _police_zone(v: View) -> Zone:
     items: list[Item] = [Card(face(c)) for c in v["police"]]
-    items.append(Stack("police cards face down", v["police_left"]))
+    items.append(Stack("face down", v["police_left"]))
     double = v["police"].count("double")
     gold, silver = v["police"].count("gold") + double, v["police"].count("silver") + double
     items.append(Text(f"badges: gold {gold}, silver {silver}; the game ends at {BADGES_TO_END} of one colour"))
@@ -106,36 +125,39 @@ def _seat_area(v: View, s: int, hand: list[str] | None, ranks: list[int] | None,
     cards = [Card(face(c)) for c in hand] if hand is not None else [Card(face(city)) for city in player["hand"]]
     if cards or v["phase"] != "over":
         zones.append(Zone("Hand", tuple(cards), highlight=turn and v["phase"] in ("turn", "reveal")))
-    reserve: list[Item] = [Token("big cubes in reserve", player["big"], SEAT_COLOUR[s]),
-                           Token("small cubes in reserve", player["small"], SEAT_COLOUR[s])]
+    colour = SEAT_COLOUR[s]
+    reserve: list[Item] = [Token("big in reserve", player["big"], colour),
+                           Token("small in reserve", player["small"], colour)]
     zones.append(Zone("Cubes", tuple(reserve), highlight=turn and v["phase"] in ("cubes", "place")))
     placed: list[Item] = []
     for boss in v["bosses"]:
         big, small = boss["big"][s], boss["small"][s]
         if big or small:
-            placed.append(Token(f"{title(boss['boss'])}: big", big, CITY_COLOUR[boss["boss"]]))
+            placed.append(Token(f"{title(boss['boss'])}, big", big, colour))
             if small:
-                placed.append(Token(f"{title(boss['boss'])}: small", small, CITY_COLOUR[boss["boss"]]))
+                placed.append(Token(f"{title(boss['boss'])}, small", small, colour))
     if placed:
         zones.append(Zone("On the bosses", tuple(placed)))
     out: list[Item] = []
     if player["dead"]:
-        out.append(Token("big cubes dead", player["dead"], "black"))
-    for rounds in player["prison"]:
-        out.append(Token(f"in prison, {rounds} round{'s' if rounds > 1 else ''} left", 1, "grey"))
+        out.append(Token("dead", player["dead"], colour))
+    for rounds in sorted(set(player["prison"])):
+        out.append(Token(f"in prison, {rounds} round{'s' if rounds > 1 else ''} left",
+                         player["prison"].count(rounds), colour))
     if player["hospital"]:
-        out.append(Token("in hospital this round", player["hospital"], "red"))
+        out.append(Token("in hospital this round", player["hospital"], colour))
     if player["banished"]:
         out.append(Token("Banished from Cincinnati", 1, CITY_COLOUR["cincinnati"]))
     if out:
         zones.append(Zone("Out of play", tuple(out)))
-    last = f" ({player['last_round_points']} in the last round)" if v["round"] > 1 or ranks else ""
-    zones.append(Zone("Points", (Text(points(player["points"]) + last),)))
-    if ranks is not None:
+    if ranks is None:
+        last = f" ({player['last_round_points']} in the last round)" if v["round"] > 1 else ""
+        zones.append(Zone("Points", (Text(points(player["points"]) + last),)))
+    else:
         zones.append(_scoring(v, s, ranks, resolved))
     status = [w for w, on in (("dealer", v["dealer"] == s and v["phase"] != "over"),
                               ("banished", player["banished"]),
-                              ("last turn to come", s in v["last_turns"])) if on]
+                              ("last turn due", s in v["last_turns"])) if on]
     if ranks is not None:
         status.insert(0, f"place {ranks[s]}")
     return SeatArea(s, tuple(zones), ", ".join(status))
@@ -150,12 +172,8 @@ def _scoring(v: View, s: int, ranks: list[int], resolved: list[dict[str, Any]]) 
              f"tie-break 2: {player['big'] + player['small']} cubes in reserve "
              f"({player['big']} big, {player['small']} small)"]
     for event in resolved:
-        if event.get("seat") != s:
-            continue
-        effect = event["effect"]
-        what = (points(event["points"]) if effect == "points" else
-                "no big cube left to lose" if effect == "no_cube" else PENALTY_WORDS[effect])
-        lines.append(f"last round, {title(event['boss'])}: {what}")
+        if event.get("seat") == s:
+            lines.append(f"last round, {title(event['boss'])}: {_taken(event).partition(': ')[2]}")
     return Zone("Scoring", tuple(Text(line) for line in lines))
 
 
@@ -166,7 +184,7 @@ def _phase(v: View) -> str:
     if v["phase"] == "cubes":
         words = words.format(boss=title(v["bosses"][v["placing"]]["boss"]))
     rnd = "Overtime round" if v["overtime"] else f"Round {v['round']}"
-    return f"{rnd}{', last turns' if v['last_turn'] else ''}: {words}"
+    return f"{rnd}{' last turns' if v['last_turn'] else ''}: {words}"
 
 
 def table(views: Sequence[View]) -> Scene:
@@ -182,15 +200,19 @@ def table(views: Sequence[View]) -> Scene:
         players = v["players"]
         ranks = ranks_from_scores([(p["points"], p["last_round_points"], p["big"] + p["small"]) for p in players])
     # The last resolution, from the events (public: every seat is told the same).
-    resolved = [e for e in v["events"] if e["type"] == "resolve"] if over else []
-    centre = [_boss_zone(v, i, boss) for i, boss in enumerate(v["bosses"])]
+    resolved: list[dict[str, Any]] = []
+    for event in v["events"] if over else ():
+        if event["type"] == "round":  # an earlier round's resolution, told a seat with no decision since
+            resolved.clear()
+        elif event["type"] == "resolve":
+            resolved.append(event)
+    centre = [_boss_zone(v, i, boss, {e["boss"]: e for e in resolved}) for i, boss in enumerate(v["bosses"])]
     centre.append(_police_zone(v))
+    centre.append(_cards_zone(v))
     if over:
-        centre.append(Zone("Scoring", (
-            Text("most points wins; ties: most points in the last round, then most cubes in reserve"),
-            Text("the rewards lie face up: the last resolution turned them")),))
-    facts = [f"Round {v['round']}" + (" (overtime)" if v["overtime"] else ""),
-             f"Chicago is boss card {v['chicago'] + 1} of {len(v['bosses'])}",
+        centre.append(Zone("Scoring", (Text("Most points wins; ties: most points in the last round,"),
+                                       Text("then most cubes in reserve (big and small)."))))
+    facts = [f"Chicago is boss card {v['chicago'] + 1} of {len(v['bosses'])}",
              f"{len(v['police'])} police card{'s' if len(v['police']) != 1 else ''} flipped, {v['police_left']} left"]
     if v["last_turn"] and not over:
         facts.append("last turns: most cubes in reserve first")
