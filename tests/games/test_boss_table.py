@@ -1,6 +1,6 @@
 """The Boss's drawn table (``arena_games.boss.table``) and its actions in words: a seat's table
-shows exactly what its view does (the perturbation of test_views.py, on the scene and on its
-SVG), the full table at the end scores as the rulebook does, and every action
+shows exactly what its view does (the perturbation of test_views.py, on the scene, its SVG and
+its text), the full table at the end scores as the rulebook does, and every action
 has words."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 
 from arena.tables import Frame
 from arena.tables.svg import svg
+from arena.tables.text import text
 from arena_games import State
 from arena_games.boss import GAME
 from arena_games.scene import Card, Face, Scene, Text
@@ -22,9 +23,10 @@ from .visibility import SIGHTS
 
 
 def drawn(scene: Scene) -> str:
-    """The scene and its picture: neither may change with what the seat cannot see."""
+    """The scene, its picture and its text: none may change with what the seat cannot see."""
     frame = Frame(step=0, last=0, decider=scene.to_act, action=None, ms=None, legal=None)
-    return repr(scene) + svg(scene, [f"seat {s}" for s in range(len(scene.seats))], frame)
+    names = [f"seat {s}" for s in range(len(scene.seats))]
+    return repr(scene) + svg(scene, names, frame) + text(scene, names, frame)
 
 
 def seat_table(state: State, seat: int) -> str:
