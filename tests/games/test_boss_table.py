@@ -10,27 +10,20 @@ from typing import Any
 
 import pytest
 
-from arena.tables import Frame
-from arena.tables.svg import svg
-from arena.tables.text import text
 from arena_games import State
 from arena_games.boss import GAME
 from arena_games.scene import Card, Face, Scene, Text
 
+from .drawing import drawn
 from .test_views import differing_pairs, random_midgame
 from .twins import swap
 from .visibility import SIGHTS
 
 
-def drawn(scene: Scene) -> str:
-    """The scene, its picture and its text: none may change with what the seat cannot see."""
-    frame = Frame(step=0, last=0, decider=scene.to_act, action=None, ms=None, legal=None)
-    names = [f"seat {s}" for s in range(len(scene.seats))]
-    return repr(scene) + svg(scene, names, frame) + text(scene, names, frame)
-
-
 def seat_table(state: State, seat: int) -> str:
-    return drawn(GAME.table([state.view(seat)]))  # type: ignore[misc]
+    """The seat's scene and its drawings (wide and narrow SVG, text)."""
+    view = state.view(seat)
+    return repr(GAME.table([view])) + drawn("boss", [view])  # type: ignore[misc]
 
 
 def faces(scene: Scene) -> list[Face]:
