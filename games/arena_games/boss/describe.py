@@ -1,4 +1,5 @@
-"""The readable log of a game of The Boss: one line of English per event."""
+"""The readable log of a game of The Boss: one line of English per event, and each action in the
+docs' words."""
 
 from __future__ import annotations
 
@@ -22,13 +23,13 @@ def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | N
             small = f" and {event['small']} small" if event.get("small") else ""
             return f"   {who} adds {event['big']} big{small} cube(s) to {title(event['boss'])}"
         case "reveal":
-            return f"   {who} reveals {title(event['card'])}"
+            return f"   {who} reveals {card_title(event['card'])}"
         case "police":
             return f"** police card: {event['card']}"
         case "last_turns":
             return "** last turns, most cubes in reserve first: " + ", ".join(map(name, event["seats"]))
         case "resolve":
-            card = f" (reward {title(event['card'])})" if "card" in event else ""
+            card = f" (reward {card_title(event['card'])})" if "card" in event else ""
             if "seat" not in event:
                 return f"   {title(event['boss'])}: nobody{card}"
             return f"   {title(event['boss'])}: {who}{card} {EFFECT_TEXT[event['effect']].format(**event)}"
@@ -53,3 +54,34 @@ EFFECT_TEXT = {
     "banished": "is banished from Cincinnati",
     "no_cube": "has no big cube left to lose",
 }
+
+
+def describe_action(action: str, secret: bool) -> str:
+    """An action in the docs' words. Nothing of a Boss action is secret: a reveal turns the card
+    face up for everyone at once, and cubes are placed in the open; so ``secret`` changes nothing."""
+    verb, _, arg = action.partition(":")
+    match verb:
+        case "reveal":
+            return f"reveals {card_title(arg)}"
+        case "place":
+            return f"places cubes on {title(arg)}"
+        case "big":
+            return "adds a big cube"
+        case "small":
+            return "adds a small cube"
+        case "done":
+            return "ends the placement"
+        case "pass":
+            return "places no cubes"
+    return action
+
+
+def card_title(name: str) -> str:
+    """``"detroit_3"`` -> ``"Detroit 3 bags"``; ``"memphis_hospital"`` -> ``"Memphis Hospital"``."""
+    city, _, kind = name.rpartition("_")
+    return f"{title(city)} {kind_title(kind)}"
+
+
+def kind_title(kind: str) -> str:
+    """A city card's kind in words: ``"3"`` -> ``"3 bags"``, ``"revolver"`` -> ``"Revolver"``."""
+    return f"{kind} bag{'' if kind == '1' else 's'}" if kind.isdigit() else kind.title()
