@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .components import FACE_OF, GUNS, STARS
+from .table import CHARACTER, face, kind_of, plural  # a card's words, drawn and said alike
+
 
 def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | None:
     """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
@@ -51,3 +54,48 @@ def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | N
             return "** game over"
     return None
 
+
+
+def card_words(name: str) -> str:
+    """A card in the docs' words: ``"outlaw_3"`` -> ``"an Outlaw with 3 guns"``."""
+    f = face(name)
+    match kind_of(name):
+        case "gold" | "bag":
+            return f"{f.title} worth {f.value}"
+        case "outlaw" | "lawman" if f.title in CHARACTER.values():
+            return f"{f.title} ({f.family})"
+        case "outlaw":
+            return f"an Outlaw with {plural(GUNS[FACE_OF[name]], 'gun')}"
+        case "lawman":
+            return f"a Lawman with {plural(STARS[FACE_OF[name]], 'star')}"
+        case "two_faced":
+            return f"a Two-Faced card ({f.family})"
+    return f"a {f.title}"
+
+
+def describe_action(action: str, secret: bool) -> str:
+    """An action in the words of ``docs/games/bandits.md``; with ``secret`` False, what every seat
+    may know of it: a stash goes face down, so its cards are not named (the others see a card go)."""
+    verb, _, arg = action.partition(":")
+    match verb:
+        case "draw":
+            return "draws a card from the pile"
+        case "attack":
+            return f"attacks the hand of seat {arg}"
+        case "raid":
+            return f"plays a Tracker and raids the hideout of seat {arg}"
+        case "stash":
+            return f"stashes {card_words(arg)} face down" if secret else "stashes a card face down"
+        case "gun":
+            if kind_of(arg) == "two_faced":  # either side's card: say which side it takes
+                return f"adds a Two-Faced card to the attack, as {plural(GUNS[FACE_OF[arg]], 'gun')}"
+            return f"adds {card_words(arg)} to the attack"
+        case "star":
+            if kind_of(arg) == "two_faced":
+                return f"defends with a Two-Faced card, as {plural(STARS[FACE_OF[arg]], 'star')}"
+            return f"defends with {card_words(arg)}"
+        case "backfire":
+            return "answers with a Backfire: the attacker must defend against their own guns"
+        case "done":
+            return "is done playing cards"
+    return action
