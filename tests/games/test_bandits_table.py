@@ -19,6 +19,7 @@ from arena_games.bandits.components import ATTACK_ON, GUN_CARD, RAID_ON, STAR_CA
 from arena_games.scene import Card, Scene, Stack, Text, Zone
 from arenabot.strategies import make_strategy
 
+from .drawing import drawn
 from .test_views import differing_pairs
 from .twins import swap
 from .visibility import SIGHTS
@@ -52,7 +53,9 @@ def zones(scene: Scene) -> tuple[Zone, ...]:
 
 
 def faces(scene: Scene) -> list[str]:
-    return [item.face.name for zone in zones(scene) for item in zone.items if isinstance(item, Card) and item.face]
+    """The faces drawn, each as many times as its copies (a Boneyard's ``×3``)."""
+    return [item.face.name for zone in zones(scene) for item in zone.items if isinstance(item, Card) and item.face
+            for _ in range(int(item.note[1:]) if item.note.startswith("×") else 1)]
 
 
 def shown(view: dict) -> list[str]:
@@ -63,30 +66,40 @@ def shown(view: dict) -> list[str]:
 
 def test_a_seats_table_depends_only_on_what_it_may_see():
     pick, unseen_swaps, seen_swaps, phases = random.Random(3), 0, 0, collections.Counter[str]()
-    sight_of = SIGHTS["bandits"]
+    sight_of, drawings = SIGHTS["bandits"], 0
     for step, state in games(10):
         # The end, every 13th step, and a tenth of the fight and stash steps (cards on the table, a
         # stash face down).
         if not state.is_terminal() and step % 13 and (state.phase_name() == "turn" or pick.random() < 0.9):
             continue
         phases[state.phase_name()] += 1
+        # The drawings too (SVG, wide and narrow, and text), for one seat at a tenth of these steps:
+        # a drawing is a function of the scene, so the scenes say the rest, at a fraction of the time.
+        drawn_seat = step % state.num_players if sum(phases.values()) % 10 == 0 else -1
         for seat in range(state.num_players):
             base = scene(state, seat)
+            base_drawing = drawn("bandits", [state.view(seat)]) if seat == drawn_seat else ""
             # Each face the view shows is drawn once, and nothing else is.
             assert collections.Counter(faces(base)) == collections.Counter(shown(state.view(seat)))
             before = sight_of(state, seat)
             unseen = before.hidden + list(before.backs)
-            for a, b in differing_pairs(state, unseen, unseen, pick, 3):
+            for i, (a, b) in enumerate(differing_pairs(state, unseen, unseen, pick, 3)):
                 swap(state, a, b)
                 assert scene(state, seat) == base, f"seat {seat}'s table showed a swap of unseen {a}, {b}"
+                if base_drawing and i == 0:
+                    assert drawn("bandits", [state.view(seat)]) == base_drawing, f"seat {seat} drew {a}, {b}"
+                    drawings += 1
                 unseen_swaps += 1
                 swap(state, a, b)
-            for a, b in differing_pairs(state, before.visible, before.hidden, pick, 3):
+            for i, (a, b) in enumerate(differing_pairs(state, before.visible, before.hidden, pick, 3)):
                 swap(state, a, b)
                 assert scene(state, seat) != base, f"seat {seat}'s table missed a swap of visible {a}, {b}"
+                if base_drawing and i == 0:
+                    assert drawn("bandits", [state.view(seat)]) != base_drawing, f"seat {seat} missed {a}, {b}"
+                    drawings += 1
                 seen_swaps += 1
                 swap(state, a, b)
-    assert unseen_swaps > 500 and seen_swaps > 500, (unseen_swaps, seen_swaps)
+    assert unseen_swaps > 500 and seen_swaps > 500 and drawings > 30, (unseen_swaps, seen_swaps, drawings)
     assert all(phases[p] > 5 for p in ("turn", "attack", "defend", "stash", "over")), phases
 
 
@@ -135,7 +148,7 @@ def test_the_full_table_shows_every_seat_and_scores_the_last_round():
             hand = next(z for z in area.zones if z.title == "Hand")
             hideout = next(z for z in area.zones if z.title.startswith("Hideout"))
             assert [i.face.name for i in hand.items if isinstance(i, Card) and i.face] == view["hand"]
-            assert [i.face.name for i in hideout.items if isinstance(i, Card) and i.face] == view["hideout"]
+            assert faces(Scene("bandits", "", None, (hideout,))) == view["hideout"]
         if not state.is_terminal():
             assert full.to_act == state.current_player()
             continue

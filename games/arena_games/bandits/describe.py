@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .components import FACE_OF, GUNS, STARS
+from .components import FACE_OF, GUNS, STARS, VALUE
 from .table import CHARACTER, face, kind_of, plural  # a card's words, drawn and said alike
 
 
@@ -58,19 +58,19 @@ def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | N
 
 def card_words(name: str) -> str:
     """A card in the docs' words: ``"outlaw_3"`` -> ``"an Outlaw with 3 guns"``."""
-    f = face(name)
+    f, title = FACE_OF[name], face(name).title
     match kind_of(name):
         case "gold" | "bag":
-            return f"{f.title} worth {f.value}"
-        case "outlaw" | "lawman" if f.title in CHARACTER.values():
-            return f"{f.title} ({f.family})"
+            return f"{title} worth {VALUE[f]}"
         case "outlaw":
-            return f"an Outlaw with {plural(GUNS[FACE_OF[name]], 'gun')}"
+            guns = plural(GUNS[f], "gun")
+            return f"{title} (Outlaw, {guns})" if name in CHARACTER else f"an Outlaw with {guns}"
         case "lawman":
-            return f"a Lawman with {plural(STARS[FACE_OF[name]], 'star')}"
+            stars = plural(STARS[f], "star")
+            return f"{title} (Lawman, {stars})" if name in CHARACTER else f"a Lawman with {stars}"
         case "two_faced":
-            return f"a Two-Faced card ({f.family})"
-    return f"a {f.title}"
+            return f"a Two-Faced card ({plural(GUNS[f], 'gun')} or {plural(STARS[f], 'star')})"
+    return f"a {title}"
 
 
 def describe_action(action: str, secret: bool) -> str:

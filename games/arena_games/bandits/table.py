@@ -12,6 +12,7 @@ its own view: the full table).
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,25 +42,35 @@ def kind_of(name: str) -> str:
 @functools.cache
 def face(name: str) -> Face:
     """A card's face from the game's own data: the corner is a loot card's value, an Outlaw's guns,
-    a Lawman's stars; the family line says what the card does."""
+    a Lawman's stars; the family line (short, to fit under the title) says what the number is."""
     f, kind = FACE_OF[name], kind_of(name)
     guns, stars = GUNS[f], STARS[f]
     if KIND[f] in (GOLD, BAGS):
-        value, family = str(VALUE[f]), f"loot, worth {VALUE[f]}"
+        value, family = str(VALUE[f]), "loot"
     elif guns and stars:
-        value, family = str(guns), f"{plural(guns, 'gun')} or {plural(stars, 'star')}"
+        value, family = str(guns), "guns/stars"
     elif guns:
-        value, family = str(guns), f"Outlaw, {plural(guns, 'gun')}"
+        value, family = str(guns), plural(guns, "gun")
     elif stars:
-        value, family = str(stars), f"Lawman, {plural(stars, 'star')}"
+        value, family = str(stars), plural(stars, "star")
     else:
-        value, family = "", "special action"
+        value, family = "", "special"
     return Face(name, CHARACTER.get(name, TITLE[kind]), value, family, COLOUR[kind])
 
 
 def card(name: str, note: str = "") -> Card:
     """A card as a view names it; ``unknown`` (another player's stash being made) is a back."""
     return Card(None, note) if name == UNKNOWN else Card(face(name), note)
+
+
+def grouped(names: Sequence[str]) -> tuple[Card, ...]:
+    """Sorted cards as one card a face, noted with its copies (``×3``): a Boneyard or a hideout of
+    thirty cards reads at a glance, and fits the table."""
+    out: list[Card] = []
+    for name, copies in itertools.groupby(names):
+        n = len(list(copies))
+        out.append(card(name, f"×{n}" if n > 1 else ""))
+    return tuple(out)
 
 
 def loot(names: Sequence[str]) -> int:
@@ -144,7 +155,7 @@ def _seat_area(seat: int, own: View | None, public: View) -> SeatArea:
         stash = (own or public)["stash"]
         zones.append(Zone("Stash, going face down", tuple(card(n) for n in stash), True))
     if own is not None:
-        zones.append(Zone(f"Hideout: worth {loot(own['hideout'])}", tuple(card(n) for n in own["hideout"])))
+        zones.append(Zone(f"Hideout: worth {loot(own['hideout'])}", grouped(own["hideout"])))
     else:
         zones.append(Zone("Hideout", (Stack("face down", player["hideout_size"]),)))
     items: list[Item] = [Token("total", player["total"], "gold")]
@@ -197,9 +208,9 @@ def table(views: Sequence[View]) -> Scene:
     centre = [Zone("Draw pile", (Stack("cards", public["pile_size"]),))]
     centre += _fight(public)
     centre.append(Zone(f"Boneyard: {plural(len(public['boneyard']), 'card')}",
-                       tuple(card(c) for c in public["boneyard"])))
+                       grouped(public["boneyard"])))
     if public["removed"]:
-        centre.append(Zone("Set aside", tuple(card(c) for c in public["removed"])))
+        centre.append(Zone("Set aside", grouped(public["removed"])))
     if over:
         centre.append(_scoring(own, public))
     facts = (f"Round {public['round']} of at most {public['max_rounds']}",
