@@ -14,38 +14,42 @@ def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | N
     kind, who = event["type"], name(event["seat"]) if "seat" in event else ""
     target = name(event["target"]) if "target" in event else ""
     cards = event.get("cards")
-    listed = f": {', '.join(cards)}" if cards else ""
+    listed = f": {', '.join(map(card_words, cards))}" if cards else ""
     match kind:
         case "new_round":
             return f"== round {event['round']}: {event['pile_size']} cards in the pile"
         case "turn":
             return f"-- {who}'s turn"
         case "draw":
-            return f"{who} draws" + (f" ({event['card']})" if "card" in event else "")
+            return f"{who} draws" + (f": {card_words(event['card'])}" if "card" in event else " a card")
         case "attack":
             return f"{who} attacks {target}'s hand"
         case "raid":
             return f"{who} plays a Tracker and raids {target}'s hideout"
         case "gun" | "star":
-            return f"   {who} plays {event['card']}"
+            card, side = event["card"], "gun" if kind == "gun" else "star"
+            if kind_of(card) == "two_faced":  # either side's card: say which side it takes
+                value = (GUNS if kind == "gun" else STARS)[FACE_OF[card]]
+                return f"   {who} plays a Two-Faced card as {plural(value, side)}"
+            return f"   {who} plays {card_words(card)}"
         case "guns":
-            return f"   {who} attacks with {event['guns']} gun(s)"
+            return f"   {who} attacks with {plural(event['guns'], 'gun')}"
         case "backfire":
             return f"   {who} answers with a Backfire: the attacker must defend"
         case "defended":
-            return f"   {who} holds: {event['stars']} star(s) against {event['guns']} gun(s)"
+            return f"   {who} holds: {plural(event['stars'], 'star')} against {plural(event['guns'], 'gun')}"
         case "beaten":
-            return f"   {who} is beaten: {event['stars']} star(s) against {event['guns']} gun(s)"
+            return f"   {who} is beaten: {plural(event['stars'], 'star')} against {plural(event['guns'], 'gun')}"
         case "take_hand":
-            return f"   {who} takes {target}'s hand of {event['count']} card(s){listed}"
+            return f"   {who} takes {target}'s hand of {plural(event['count'], 'card')}{listed}"
         case "take_hideout":
-            return f"   {who} carries off {event['count']} card(s) from {target}'s hideout{listed}"
+            return f"   {who} carries off {plural(event['count'], 'card')} from {target}'s hideout{listed}"
         case "trap":
             return f"   the Booby Trap in {target}'s hideout goes off: {who} takes nothing"
         case "stash":
-            return f"{who} stashes {event['count']} card(s){listed}"
+            return f"{who} stashes {plural(event['count'], 'card')}{listed}"
         case "refill":
-            return f"   {who} refills {event['count']} card(s){listed}"
+            return f"   {who} refills {plural(event['count'], 'card')}{listed}"
         case "round_over":
             scores = ", ".join(map(str, event["round_scores"]))
             return f"** round {event['round']} over: hideouts score {scores}; totals " + ", ".join(

@@ -98,21 +98,13 @@ def _phase(v: View) -> str:
 
 
 def _status(v: View, seat: int) -> str:
-    """A word beside a seat's name: its part in the turn or the fight."""
-    phase, attacker, defender = v["phase"], v["attacker"], v["defender"]
-    if phase == "over":
-        return ""
-    if _fighting(v):
-        backfired = phase == "backfire"
-        if seat == attacker:
-            return "attacker, defending after a Backfire" if backfired else "attacker"
-        if seat == defender:
-            what = "hideout raided" if v["raid"] else "hand attacked"
-            return f"defender ({what}), played a Backfire" if backfired else f"defender ({what})"
-        return ""
-    if seat == v["active"]:
-        return "stashing" if phase == "stash" else "its turn"
-    return ""
+    """A word beside a seat's name: its part in the fight or the stash (the drawer marks who acts)."""
+    phase, backfired = v["phase"], v["phase"] == "backfire"
+    if _fighting(v) and seat == v["attacker"]:
+        return "attacker, now defending" if backfired else "attacker"
+    if _fighting(v) and seat == v["defender"]:
+        return "defender, backfired" if backfired else "defender"
+    return "stashing" if phase == "stash" and seat == v["active"] else ""
 
 
 def _fight(v: View) -> list[Zone]:
@@ -158,11 +150,11 @@ def _seat_area(seat: int, own: View | None, public: View) -> SeatArea:
         zones.append(Zone(f"Hideout: worth {loot(own['hideout'])}", grouped(own["hideout"])))
     else:
         zones.append(Zone("Hideout", (Stack("face down", player["hideout_size"]),)))
-    items: list[Item] = [Token("total", player["total"], "gold")]
+    items: list[Item] = [Token("loot", player["total"], "gold")]
     scored = _round_over(public)
     if scored is not None and phase != "over":  # at the end the Scoring zone says it all
         items.append(Text(f"round {scored['round']} scored {scored['round_scores'][seat]}"))
-    zones.append(Zone("Loot", tuple(items)))
+    zones.append(Zone("Total", tuple(items)))
     return SeatArea(seat, tuple(zones), _status(public, seat))
 
 
