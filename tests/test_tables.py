@@ -37,8 +37,8 @@ SCENE = Scene(
     "prohis", f"Inspection {EVIL}", 1,
     centre=(Zone("Market", tuple(face(f"card_{c}", c) for c in COLOURS)),
             Zone("Pile", (Stack("pile", 44), Stack("boneyard", 0))),
-            Zone(f"Convoy {EVIL}", (Card(None), Card(None, "new"), Card(Face("lieutenant", "Lieutenant", "2"), "flipped")),
-                 highlight=True),
+            Zone(f"Convoy {EVIL}", (Card(None), Card(None, "new"),
+                                    Card(Face("lieutenant", "Lieutenant", "2"), "flipped")), highlight=True),
             Zone("Bribe", (Text(f"bribe offered: {EVIL}"), Token("cubes", 3, "gold"), Token(EVIL, 1, "purple")))),
     seats=tuple(SeatArea(s, (Zone("Hand", (Card(None),) * 5 if s else (face("captain"),) * 8),
                              Zone("Warehouse", (Stack("warehouse", s),))), status=EVIL if s == 2 else "")
@@ -107,7 +107,7 @@ def test_the_text_table_is_printable_and_reads_as_the_game():
     lines = out.splitlines()
     assert all(line.isprintable() for line in lines), [line for line in lines if not line.isprintable()]
     assert out.count("[##]") == BACKS and "[Captain 3 · Officers]" in out and "pile ×44" in out
-    assert "[Lieutenant 2](flipped)" in out and "(cubes ×3 gold)" in out
+    assert "[Lieutenant 2](flipped)" in out and "(cubes: 3, gold)" in out
     assert "\\x1b" in out and "\\u202e" in out  # a name's controls written as escapes, not sent
     assert lines[0].startswith("Step 5 of 120 · Prohis · Inspection")
     assert any(line.startswith("> Seat 1: bob") for line in lines) and "* Convoy" in out
@@ -135,7 +135,7 @@ def record(tmp_path, monkeypatch) -> Path:
     spec = arena_games.get_game("prohis")
     monkeypatch.setitem(arena_games.GAMES, "prohis", dataclasses.replace(
         spec, table=generic_table, describe_action=lambda a, secret: f"{'S' if secret else 'P'}:{a}"))
-    bots = [{"name": EVIL, "builtin": "random"}, {"name": "bob", "builtin": "random"}, {"name": "c", "builtin": "random"}]
+    bots = [{"name": name, "builtin": "random"} for name in (EVIL, "bob", "c")]
     run_match(parse_spec({"match_id": "t", "game": "prohis", "games": 1, "secret": "7a" * 16, "duplicate": False,
                           "bots": bots}), tmp_path)
     return tmp_path / "game-000.jsonl"

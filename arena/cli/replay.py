@@ -124,5 +124,5 @@ def print_step(record_file: Path, record: Record, seat: int | None, k: int) -> N
         drawn = scene_of(rebuilt, k)
     except ValueError as exc:  # a game with no drawn table yet
         raise click.ClickException(str(exc)) from exc
-    click.echo(text(drawn, rebuilt.names, frame_of(rebuilt, k), width=max(60, min(shutil.get_terminal_size((100, 24)).columns, 140))),
-               nl=False)
+    width = max(60, min(shutil.get_terminal_size((100, 24)).columns, 140))
+    click.echo(text(drawn, rebuilt.names, frame_of(rebuilt, k), width=width), nl=False)

@@ -52,6 +52,11 @@ def clean(text: str, limit: int = 64) -> str:
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
+def think_time(ms: float) -> str:
+    """A decision's think time in words ("12 ms", "1.25 s")."""
+    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms" if ms >= 1 else "under 1 ms"
+
+
 def scene_of(replay: Replay, k: int) -> Scene:
     """The table at step ``k`` of ``replay``: its seat's view, or every seat's (the full table)."""
     step = replay.steps[k]

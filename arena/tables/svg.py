@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from xml.sax.saxutils import escape as _xml_escape
 
 from arena_games import UnknownGame, get_game
-from arena_games.scene import COLOURS, Card, Face, Item, Scene, Stack, Token, Zone
+from arena_games.scene import COLOURS, Card, Face, Item, Scene, Stack, Text, Token, Zone
 
-from . import Frame, clean
+from . import Frame, clean, think_time
 
 WIDE = 960  # the replay page's default width
 NARROW = 380  # a phone's
@@ -87,8 +88,8 @@ def _esc(text: str) -> str:
 
 def _num(x: float) -> str:
     """A coordinate, the same bytes for the same value."""
-    r = round(x, 1)
-    return str(int(r)) if r == int(r) else f"{r:.1f}"
+    out = f"{x:.1f}".removesuffix(".0")
+    return "0" if out == "-0" else out
 
 
 @dataclass
@@ -172,23 +173,27 @@ def _face(out: _Out, x: float, y: float, face: Face) -> None:
     for i, line in enumerate(lines[:2]):
         out.text(x + CARD_W / 2, top + i * (size + 2), line, size, INK_DARK, bold=True, anchor="middle")
     family = clean(face.family)
-    if family:
+    if family and family.lower() not in title.lower():  # "Ebony" of the Ebony family says it once
         out.text(x + CARD_W / 2, y + CARD_H - 7, _fit(family, CARD_W - 6, 8.5), 8.5, "#555c63", anchor="middle")
     out.add("</g>")
 
 
-def _back_pattern(x: float, y: float, w: float, h: float) -> str:
-    """A lattice of small diamonds inside a back's inner frame (as one path: no ids, no pattern)."""
-    d = []
+@lru_cache(maxsize=8)
+def _lattice(w: float, h: float) -> tuple[float, float, str]:
+    """A lattice of small diamonds filling a ``w`` by ``h`` frame: where it starts in the frame,
+    and the path from there in relative moves (the same for every back of a size)."""
     step = 8
     cols, rows = int((w - 4) // step), int((h - 4) // step)
-    x0 = x + (w - cols * step) / 2 + step / 2
-    y0 = y + (h - rows * step) / 2 + step / 2
-    for r in range(rows):
-        for c in range(cols):
-            cx, cy = x0 + c * step, y0 + r * step
-            d.append(f"M{_num(cx)} {_num(cy - 2.5)}l2.5 2.5l-2.5 2.5l-2.5 -2.5z")
-    return f'<path d="{"".join(d)}" fill="{GOLD}" fill-opacity="0.55"/>'
+    diamond = "l2.5 2.5l-2.5 2.5l-2.5 -2.5z"
+    row = diamond + f"m{step} 0{diamond}" * (cols - 1)
+    d = row + f"m{-step * (cols - 1)} {step}{row}" * (rows - 1)
+    return (w - cols * step) / 2 + step / 2, (h - rows * step) / 2 + step / 2 - 2.5, d
+
+
+def _back_pattern(x: float, y: float, w: float, h: float) -> str:
+    """The lattice inside a back's inner frame, as one path: no ids, no pattern element."""
+    dx, dy, d = _lattice(w, h)
+    return f'<path d="M{_num(x + dx)} {_num(y + dy)}{d}" fill="{GOLD}" fill-opacity="0.55"/>'
 
 
 def _back(out: _Out, x: float, y: float, w: float = CARD_W, h: float = CARD_H, cls: str = "card back") -> None:
@@ -230,7 +235,9 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
         out.add('<g class="token">')
         out.add(f'<circle cx="{_num(x + 12)}" cy="{_num(y + 12)}" r="11" fill="{ink}" stroke="#ffffff" '
                 'stroke-width="1.5"/>')
-        out.text(x + 12, y + 16.5, _fit(str(item.count), 20, 12, bold=True), 12, _on(ink), bold=True, anchor="middle")
+        if item.count != 1:  # a lone marker is a disc
+            out.text(x + 12, y + 16.5, _fit(str(item.count), 20, 12, bold=True), 12, _on(ink), bold=True,
+                     anchor="middle")
         label = clean(item.label)
         if label:
             out.text(x + 28, y + 16, _fit(label, w - 28, 10), 10, INK_LIGHT)
@@ -246,13 +253,14 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
 Box = tuple[float, float]  # a width and a height
 
 
-def _flow(sizes: Sequence[Box], room: float, gap: float) -> tuple[list[Box], float, float]:
-    """Places boxes of ``sizes`` left to right, wrapping at ``room``: their places, and the
-    width and height used."""
+def _flow(sizes: Sequence[Box], room: float, gap: float,
+          breaks: Sequence[bool] = ()) -> tuple[list[Box], float, float]:
+    """Places boxes of ``sizes`` left to right, wrapping at ``room`` (and before a box whose
+    ``breaks`` is true): their places, and the width and height used."""
     places: list[tuple[float, float]] = []
     x = y = row = used = 0.0
-    for w, h in sizes:
-        if x and x + w > room:
+    for i, (w, h) in enumerate(sizes):
+        if x and (x + w > room or (i < len(breaks) and breaks[i])):
             x, y, row = 0.0, y + row + gap, 0.0
         places.append((x, y))
         used = max(used, x + w)
@@ -261,10 +269,15 @@ def _flow(sizes: Sequence[Box], room: float, gap: float) -> tuple[list[Box], flo
     return places, used, y + row
 
 
+def _breaks(items: Sequence[Item]) -> list[bool]:
+    """A text after a text starts a line: two lines side by side would read as one."""
+    return [i > 0 and isinstance(item, Text) and isinstance(items[i - 1], Text) for i, item in enumerate(items)]
+
+
 def _zone_size(zone: Zone, room: float) -> tuple[float, float]:
     inner = room - 2 * 6
     sizes = [_size(i, inner) for i in zone.items] or [(12.0, 14.0)]
-    _, used, height = _flow(sizes, inner, GAP)
+    _, used, height = _flow(sizes, inner, GAP, _breaks(zone.items))
     title = _width(clean(zone.title), 10, bold=True)
     return min(room, max(used, title) + 12), height + 16 + 10
 
@@ -277,7 +290,7 @@ def _zone(out: _Out, x: float, y: float, zone: Zone, w: float, h: float) -> None
              GOLD if zone.highlight else INK_DIM, bold=True)
     inner = w - 12
     sizes = [_size(i, inner) for i in zone.items]
-    places, _, _ = _flow(sizes, inner, GAP)
+    places, _, _ = _flow(sizes, inner, GAP, _breaks(zone.items))
     for item, (ix, iy), (iw, _ih) in zip(zone.items, places, sizes, strict=True):
         _item(out, x + 6 + ix, y + 18 + iy, item, iw)
     if not zone.items:
@@ -301,10 +314,6 @@ def _name(names: Sequence[str], seat: int | None) -> str:
     return clean(names[seat], 40) if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _ms(ms: float) -> str:
-    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms"
-
-
 def _header(out: _Out, scene: Scene, names: Sequence[str], frame: Frame | None, width: float) -> float:
     """The frame on top: the step, whose decision, the action and its time, the legal actions."""
     parts = _Out([])
@@ -317,8 +326,15 @@ def _header(out: _Out, scene: Scene, names: Sequence[str], frame: Frame | None, 
     head = clean(title)
     if frame is not None:
         head = f"Step {frame.step} of {frame.last} · {head}"
-    parts.text(PAD, y, _fit(head, room * 0.55, 15, bold=True), 15, INK_LIGHT, bold=True)
-    parts.text(width - PAD, y, _fit(clean(scene.phase), room * 0.42, 13), 13, GOLD, anchor="end")
+    head = _fit(head, room, 15, bold=True)
+    phase = clean(scene.phase, 200)
+    parts.text(PAD, y, head, 15, INK_LIGHT, bold=True)
+    if _width(head, 15, bold=True) + 16 + _width(phase, 13) <= room:  # the phase beside, else below
+        parts.text(width - PAD, y, phase, 13, GOLD, anchor="end")
+    else:
+        for line in _wrap(phase, room, 13)[:2]:
+            y += 17
+            parts.text(PAD, y, line, 13, GOLD)
     decider = scene.to_act if frame is None else frame.decider
     lines: list[tuple[str, str, bool]] = []  # text, fill, bold
     if decider is None:
@@ -326,7 +342,7 @@ def _header(out: _Out, scene: Scene, names: Sequence[str], frame: Frame | None, 
     else:
         who = f"{_name(names, decider)} (seat {decider})"
         if frame is not None and frame.action is not None:
-            took = f" in {_ms(frame.ms)}" if frame.ms is not None else ""
+            took = f" in {think_time(frame.ms)}" if frame.ms is not None else ""
             lines += [(x, INK_LIGHT, i == 0) for i, x in enumerate(_wrap(
                 f"{who} plays: {clean(frame.action, 200)}{took}", room, 12.5, bold=True))][:2]
         else:
