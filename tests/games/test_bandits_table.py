@@ -153,12 +153,13 @@ def test_the_full_table_shows_every_seat_and_scores_the_last_round():
             assert full.to_act == state.current_player()
             continue
         ends += 1
-        assert full.to_act is None and full.phase == "game over"
+        assert full.to_act is None and full.phase == "Game over"
         scoring = next(z for z in full.centre if z.title.startswith("Scoring"))
         lines = [i.text for i in scoring.items if isinstance(i, Text)]
         totals = state.scores()
         for s in range(state.num_players):
-            assert lines[s].startswith(f"seat {s}: ") and lines[s].endswith(f" = {totals[s]}"), lines[s]
+            assert lines[s + 1].startswith(f"seat {s}: ") and lines[s + 1].endswith(f" = {totals[s]}"), lines
+        assert all(len(line) <= 64 for line in lines), lines  # drawn whole (arena.tables.clean cuts at 64)
         assert "wins" in lines[-1]
         # One seat's view at the end: the others' hideouts are counts, never faces.
         alone = table(views[:1])
