@@ -134,6 +134,9 @@ def test_the_fight_sums_guns_and_stars_and_marks_its_seats():
         assert [z for z in drawn.centre if z.highlight]  # where the next card goes
         assert drawn.seats[view["attacker"]].status.startswith("attacker")
         assert drawn.seats[view["defender"]].status.startswith("defender")
+        staked = drawn.seats[view["attacker" if phase == "backfire" else "defender"]]
+        assert [z.title for z in staked.zones if z.title.endswith(", at stake")] == [
+            next(z.title for z in staked.zones if z.title.startswith("Hideout" if view["raid"] else "Hand"))]
     assert seen["attack"] and seen["defend"] and seen["backfire"], seen
 
 
@@ -145,7 +148,7 @@ def test_the_full_table_shows_every_seat_and_scores_the_last_round():
         views = [state.view(s) for s in range(state.num_players)]
         full = table(views)
         for area, view in zip(full.seats, views, strict=True):
-            hand = next(z for z in area.zones if z.title == "Hand")
+            hand = next(z for z in area.zones if z.title.startswith("Hand"))
             hideout = next(z for z in area.zones if z.title.startswith("Hideout"))
             assert [i.face.name for i in hand.items if isinstance(i, Card) and i.face] == view["hand"]
             assert faces(Scene("bandits", "", None, (hideout,))) == view["hideout"]

@@ -139,17 +139,21 @@ def _seat_area(seat: int, own: View | None, public: View) -> SeatArea:
     phase, active = public["phase"], public["active"]
     zones: list[Zone] = []
     turn_here = phase == "turn" and seat == active
+    # What the fight is for: the defender's hand or hideout, the attacker's after a Backfire.
+    staked = _fighting(public) and seat == public["attacker" if phase == "backfire" else "defender"]
+    stake_hand = ", at stake" if staked and not public["raid"] else ""
+    stake_hideout = ", at stake" if staked and public["raid"] else ""
     if own is not None:
-        zones.append(Zone("Hand", tuple(card(n) for n in own["hand"]), turn_here))
+        zones.append(Zone(f"Hand{stake_hand}", tuple(card(n) for n in own["hand"]), turn_here))
     else:
-        zones.append(Zone("Hand", (Card(None),) * player["hand_size"], turn_here))
+        zones.append(Zone(f"Hand{stake_hand}", (Card(None),) * player["hand_size"], turn_here))
     if phase == "stash" and seat == active:
         stash = (own or public)["stash"]
         zones.append(Zone("Stash, going face down", tuple(card(n) for n in stash), True))
     if own is not None:
-        zones.append(Zone(f"Hideout: worth {loot(own['hideout'])}", grouped(own["hideout"])))
+        zones.append(Zone(f"Hideout: worth {loot(own['hideout'])}{stake_hideout}", grouped(own["hideout"])))
     else:
-        zones.append(Zone("Hideout", (Stack("face down", player["hideout_size"]),)))
+        zones.append(Zone(f"Hideout{stake_hideout}", (Stack("face down", player["hideout_size"]),)))
     items: list[Item] = [Token("loot", player["total"], "gold")]
     scored = _round_over(public)
     if scored is not None and phase != "over":  # at the end the Scoring zone says it all
