@@ -143,7 +143,7 @@ def test_the_fight_sums_guns_and_stars_and_marks_its_seats():
 def test_the_full_table_shows_every_seat_and_scores_the_last_round():
     ends = 0
     for step, state in games(10):
-        if not (state.is_terminal() or step == 25):
+        if not (state.is_terminal() or step == 25 or (step > 25 and state.phase_name() == "stash")):
             continue
         views = [state.view(s) for s in range(state.num_players)]
         full = table(views)
@@ -152,6 +152,10 @@ def test_the_full_table_shows_every_seat_and_scores_the_last_round():
             hideout = next(z for z in area.zones if z.title.startswith("Hideout"))
             assert [i.face.name for i in hand.items if isinstance(i, Card) and i.face] == view["hand"]
             assert faces(Scene("bandits", "", None, (hideout,))) == view["hideout"]
+        # Each seat's own cards from its own view (a stash being made, face up), the public ones once.
+        own = [c for v in views for field in ("hand", "hideout", "stash") for c in v[field] if c != "unknown"]
+        public = [c for field in ("boneyard", "removed", "attack", "defence", "counter") for c in views[0][field]]
+        assert collections.Counter(faces(full)) == collections.Counter(own + public)
         if not state.is_terminal():
             assert full.to_act == state.current_player()
             continue
