@@ -172,3 +172,33 @@ def test_arena_replay_step_prints_the_table_in_text(record, monkeypatch):
     assert none.exit_code == 1 and "Prohis has no drawn table" in none.output
     plain = runner.invoke(arena, ["replay", str(record), "--seat", "0"])  # without --step: as before
     assert plain.exit_code == 0 and "Final scores:" in plain.output
+
+
+# -- every game's table, as a replay draws it ------------------------------------------------------
+@pytest.mark.parametrize("game", sorted(arena_games.GAMES))
+def test_every_step_of_a_replay_draws_for_a_seat_and_for_the_full_table(tmp_path, game):
+    """A game by built-in bots, its first, a middle and its last step, for seat 0 and for the
+    full table (which the replay page shows at every step of a finished game): each drawn, each
+    seat's area once, a card back for each face-down card of the scene and no face it has not."""
+    spec = arena_games.get_game(game)
+    if spec.table is None:
+        pytest.skip(f"{spec.title} has no drawn table yet")
+    n = max(spec.min_players, min(4, spec.max_players))
+    run_match(parse_spec({"match_id": "t", "game": game, "games": 1, "secret": "7a" * 16, "duplicate": False,
+                          "bots": [{"name": f"{EVIL}{i}", "builtin": "random"} for i in range(n)]}), tmp_path)
+    played = read_record(tmp_path / "game-000.jsonl")
+    for seat in (0, None):
+        replay = rebuild(played, seat)
+        last = len(replay.steps) - 1
+        for k in (0, last // 2, last):
+            table, frame = scene_of(replay, k), frame_of(replay, k)
+            cards = [i for z in (*table.centre, *(z for a in table.seats for z in a.zones)) for i in z.items
+                     if isinstance(i, Card)]
+            for narrow in (False, True):
+                root = parse(svg(table, replay.names, frame, narrow=narrow))
+                groups = list(root.iter(f"{NS}g"))
+                assert sorted(int(g.get("data-seat", -1)) for g in groups if "seat" in classes(g)) == list(range(n))
+                assert sum(classes(g) == {"card", "back"} for g in groups) == sum(c.face is None for c in cards)
+                assert sorted(g.get("data-card") for g in groups if classes(g) == {"card", "face"}) == \
+                    sorted(c.face.name for c in cards if c.face is not None)
+            assert all(line.isprintable() for line in text(table, replay.names, frame).splitlines())
