@@ -185,12 +185,11 @@ def _phase(v: View) -> str:
 
 
 def table(views: Sequence[View]) -> Scene:
-    """One seat's table from its view, or every seat's (in seat order) once the game is over."""
+    """One seat's table from its view, or every seat's in seat order (the full table of a finished game,
+    at any of its steps): each hand from its own seat's view."""
     v = views[0]
     own = {view["seat"]: view["hand"] for view in views}
     over = v["phase"] == "over"
-    if len(views) > 1 and not over:
-        raise ValueError("the full table is drawn only once the game is over")
     n = v["num_players"]
     ranks: list[int] | None = None
     if over:
