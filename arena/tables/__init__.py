@@ -12,9 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from arena_games import View, get_game
 from arena_games.scene import Scene
+from referee.textlog import format_score
+
+if TYPE_CHECKING:  # a replay is only read here
+    from ..replays import Replay
 
 
 @dataclass(frozen=True)
@@ -37,3 +42,44 @@ def scene(game: str, views: Sequence[View]) -> Scene:
     if spec.table is None:
         raise ValueError(f"{spec.title} has no drawn table")
     return spec.table(views)
+
+
+# -- a replay's step, as drawn -------------------------------------------------------------------
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def result_lines(game: str, names: Sequence[str], result: dict[str, Any]) -> tuple[str, ...]:
+    """The game's end, a line a seat, best rank first: "1st · seat 2 · bob@1: $12,000"."""
+    spec = get_game(game)
+    scores, ranks = result.get("scores") or [], result.get("ranks") or []
+    failures = result.get("failures") or [""] * len(scores)
+    order = sorted(range(len(scores)), key=lambda s: (ranks[s] if s < len(ranks) else 0, s))
+    return tuple(f"{ordinal(ranks[s])} · seat {s} · {names[s] if s < len(names) else ''}: "
+                 f"{format_score(spec, scores[s])}" + (f" (failed: {failures[s]})" if failures[s] else "")
+                 for s in order)
+
+
+def scene_of(replay: Replay, k: int) -> Scene:
+    """The table at step ``k`` of ``replay``, as its seat saw it (the full table: every seat's)."""
+    step = replay.steps[min(max(k, 0), len(replay.steps) - 1)]
+    return scene(replay.game, [step["view"]] if replay.seat is not None else step["views"])
+
+
+def frame_of(replay: Replay, k: int) -> Frame:
+    """What surrounds the table at step ``k``, in the game's words, as the replay's seat may know
+    it: another seat's action only as every seat sees it (``describe_action(action, False)``),
+    even where the replay holds it (a public game); the full table shows all. ``legal`` (the
+    seat's own, when it was asked) and the events are in words too; the end has the result."""
+    spec = get_game(replay.game)
+    last = len(replay.steps) - 1
+    step = replay.steps[min(max(k, 0), last)]
+    seat = step["seat"]
+    decider = None if step["end"] or seat < 0 else seat
+    action = step["said"]  # arena/replays.py's words, as the replay's seat may know them
+    legal = tuple(spec.describe_action(a, True) for a in step["legal"]) if step.get("legal") else None
+    result = result_lines(replay.game, replay.names, replay.result) if step["end"] and replay.result else ()
+    return Frame(step["step"], last, decider, action, step["ms"] if action is not None else None, legal,
+                 tuple(step["events"]), result)

@@ -19,6 +19,7 @@ over, its match may be played again from its first game, with the same deals.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +37,7 @@ from referee.records import RecordError, read_record
 from referee.spec import SpecError, load_spec
 from referee.textlog import format_score
 
-from .. import access, replays
+from .. import access, replays, tables
 from ..accounts import Account
 from ..league import cycles, get_league, live
 from ..schemas.games import GameOut, LiveOut, MatchOut, ReplayOut
@@ -85,6 +86,7 @@ class GameInfo:
     details: list[dict[str, Any]] = field(default_factory=list)  # the record's failure lines
     decisions: int = 0  # in the record, as far as it is written
     scrimmage: tuple[int, str] | None = None  # (id, game) of a scrimmage's game: never public (access.py)
+    of: int | None = None  # the games of its match, when known
 
     @property
     def game(self) -> str:
@@ -157,7 +159,7 @@ def stored_game(session: Session, game_id: int) -> GameInfo:
     return GameInfo(game.id, league, match.id, match.round, match.table, game.index, game.deal, path,
                     _seats(session, game.seats, match.bots), over=True, public=cycle.complete, cycle=cycle,
                     scores=game.scores, ranks=game.ranks, failures=game.failures, details=details,
-                    decisions=decisions)
+                    decisions=decisions, of=len(match.games))
 
 
 class Moved(Exception):
@@ -330,6 +332,37 @@ def replay_answer(request: Request, info: GameInfo, account: Account | None, sea
     return Response(replay.json(), media_type="application/json", headers=headers)
 
 
+def table_answer(info: GameInfo, account: Account | None, seat: str | None, step: int | None,
+                 download: bool) -> Response:
+    """One step of the replay drawn as SVG (``arena/tables``): the same seat rules as the replay
+    (no seat asked: the page's default, the full table if it may, else the asker's first seat)."""
+    if seat is None:
+        chosen = default_seat(info, account)
+        if chosen is False:
+            check_seat(info, account, None)  # refuses: nothing of this game is the asker's to see
+            chosen = None
+    else:
+        chosen = parse_seat(info, seat)
+        check_seat(info, account, chosen)
+    assert chosen is not False
+    replay = load_replay(info, chosen, account)
+    at = len(replay.steps) - 1 if step is None else min(max(step, 0), len(replay.steps) - 1)
+    from ..tables.svg import svg  # the drawer loads on the first picture, not with every page
+
+    try:
+        picture = svg(tables.scene_of(replay, at), replay.names, tables.frame_of(replay, at))
+    except ValueError as exc:  # a game without a drawn table
+        raise HTTPException(404, str(exc)) from None
+    # a picture of a game not public yet shows what only some may see; a seat's cards, kept private anyway
+    headers = dict(PRIVATE) if not info.public or chosen is not None else {}
+    if download:
+        where = f"game-{info.id}" if info.id is not None and info.scrimmage is None else \
+            f"{info.home[0].replace(' ', '-')}-game-{info.index}"
+        view = "full" if chosen is None else f"seat{chosen}"
+        headers["content-disposition"] = f'attachment; filename="{where}-{view}-step{at}.svg"'
+    return Response(picture, media_type="image/svg+xml", headers=headers)
+
+
 def _iso(value: Any) -> str:
     return value.isoformat() if value is not None else ""
 
@@ -379,6 +412,7 @@ def live_out(session: Session, league_name: str, account: Account | None) -> dic
 # -- the API ---------------------------------------------------------------------------------------------
 SeatQuery = Annotated[str | None, Query(description="a seat number, or 'all' (the default): the full table")]
 StepQuery = Annotated[int | None, Query(description="one step only (0 is the first decision)")]
+DownloadQuery = Annotated[bool, Query(description="1: sent as a file to save (content-disposition: attachment)")]
 
 
 @router.get(API + "/matches/{match_id}", tags=["games"], response_model=MatchOut)
@@ -468,6 +502,37 @@ def api_live_replay(request: Request, name: str, round_: Number, table: str, ind
     return replay_answer(request, info, account, seat, step)
 
 
+# -- a step drawn -----------------------------------------------------------------------------------------
+SVG_ANSWERS: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"image/svg+xml": {}}, "description": "the table at that step, as SVG"},
+    403: {"description": "a seat's view or the full table you may not see yet"}}
+
+
+@router.get("/games/{game_id}/table.svg", tags=["games"], response_class=Response, responses=SVG_ANSWERS)
+def game_table(request: Request, game_id: Id, account: Viewer, seat: SeatQuery = None, step: StepQuery = None,
+               download: DownloadQuery = False) -> Response:
+    """The table at step ``step`` (default: the last) as ``seat`` saw it, or the full table
+    (``all``), drawn as SVG; no seat: the replay page's default (the full table if you may see it,
+    else your first seat)."""
+    with request.app.state.store() as session:
+        info = stored_game(session, game_id)
+    return table_answer(info, account, seat, step, download)
+
+
+@router.get(LIVE_GAME + "/table.svg", tags=["games"], response_class=Response, responses=SVG_ANSWERS)
+def live_game_table(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer,
+                    seat: SeatQuery = None, step: StepQuery = None, download: DownloadQuery = False) -> Response:
+    """A running game's table at a step, as ``seat`` saw it (to the owner of its bot only); once
+    its match is stored, a redirect to the stored game's."""
+    with request.app.state.store() as session:
+        try:
+            info = live_game(session, name, round_, table, index)
+        except Moved as moved:
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/games/{moved.game_id}/table.svg{query}", status_code=307)
+    return table_answer(info, account, seat, step, download)
+
+
 # -- the pages ---------------------------------------------------------------------------------------------
 def _render(request: Request, template: str, context: dict[str, Any], private: bool = False) -> Response:
     response = render(request, template, context)
@@ -526,16 +591,48 @@ def game_page_of(request: Request, info: GameInfo, account: Account | None, seat
     game = game_out(info, account)
     context: dict[str, Any] = {"info": info, "game": game, "replay": replay, "seat": chosen,
                                "seat_param": "all" if chosen is None else chosen, "score": scorer(info.game)}
+    spec = get_game(info.game)
+    context["heading"] = heading(info)
     if replay is not None:
-        spec = get_game(info.game)
         last = len(replay.steps) - 1
         at = last if step is None else min(max(step, 0), last)
-        context.update(step=replay.steps[at], at=at, last=last,
-                       layout=layout(info.game, replay, replay.steps[at]),
+        drawn = spec.table is not None
+        context.update(step=replay.steps[at], at=at, last=last, drawn=drawn, picture=f"{info.page}/table.svg",
+                       layout=layout(info.game, replay, replay.steps[at]), **summary(replay, drawn),
                        config={"api": f"{info.api}/replay", "names": info.names(),
+                               "svg": f"{info.page}/table.svg" if drawn else None,
                                "first": list(spec.view_first), "seat_fields": list(spec.seat_fields),
                                "meta": list(META), "live": not info.over})
     return _render(request, "game.html", context, private=not info.public or bool(replay and replay.debug))
+
+
+def heading(info: GameInfo) -> dict[str, Any]:
+    """The page's title in words, counted as a person counts (the 1st game, not game 0); a stored
+    game is named by its id, as its address is."""
+    nth = tables.ordinal(info.index + 1)
+    if info.scrimmage is not None:
+        title = f"{nth} game of scrimmage {info.scrimmage[0]}"
+    elif info.id is not None:
+        title = f"Game {info.id} · {nth} of match {info.match_id}"
+    else:
+        title = f"{nth} game of a match being played"
+    found = re.fullmatch(r"c(\d+)d(\d+)", info.deal)  # arena/league/schedule.py's deal codes
+    deal = f"deal {int(found[2]) + 1} of cycle {found[1]}" if found else f"deal {info.deal}"
+    return {"title": title[0].upper() + title[1:], "nth": nth, "of": info.of, "deal": deal}
+
+
+def summary(replay: replays.Replay, drawn: bool) -> dict[str, Any]:
+    """The end of the game as the replay's seat knows it: a line a seat, best first, and the
+    scoring as the game's drawn table breaks it down at the end (its scene's facts)."""
+    if replay.result is None:
+        return {"summary": (), "breakdown": ()}
+    breakdown: tuple[str, ...] = ()
+    if drawn:
+        try:
+            breakdown = tables.scene_of(replay, len(replay.steps) - 1).facts
+        except Exception:  # noqa: BLE001 - a drawing that fails leaves the page as it was
+            breakdown = ()
+    return {"summary": tables.result_lines(replay.game, replay.names, replay.result), "breakdown": breakdown}
 
 
 def scorer(game: str) -> Callable[[int], str]:
