@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import click
 
 from arena_games import get_game
-from referee.records import RecordError, read_record
+from referee.records import Record, RecordError, read_record
 from referee.textlog import event_lines, printable, result_lines
 
 DEBUG_LINE_CHARS = 1000  # of one line of a debug text, as printed (the referee keeps 1 KiB a decision)
@@ -38,15 +39,19 @@ def debug_lines(decisions: list[dict[str, Any]], names: list[str], seat: int | N
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--seat", type=int, default=None,
               help="Show the game as this seat saw it (default: everything).")
+@click.option("--step", type=int, default=None,
+              help="Print the table at this step (0 is the first decision; -1 the end), drawn in text as "
+                   "--seat saw it (default: the full table, once the game is over).")
 @click.option("--debug/--no-debug", "show_debug", default=True, show_default=True,
               help="Print the bots' debug texts, by decision (with --seat, that seat's only).")
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Replay through the engine and check the recorded result; a record without its result "
                    "line (cut short, or of a game that did not finish) fails the check.")
-def replay(record_file: Path, seat: int | None, check: bool, show_debug: bool = True) -> None:
+def replay(record_file: Path, seat: int | None, check: bool, show_debug: bool = True,
+           step: int | None = None) -> None:
     """Print a game record: the game replayed from its seed and actions, and what each bot
     said about its decisions (its debug texts: the operator sees every seat's; on `arena serve`
-    each is its owner's alone).
+    each is its owner's alone). With --step, the table at that step instead, as on the replay page.
 
     The exit status is 1 when the record cannot be read, or, with --check (the default), when
     the engine does not reproduce it or it ends before its game did."""
@@ -56,6 +61,9 @@ def replay(record_file: Path, seat: int | None, check: bool, show_debug: bool = 
         state = record.replay()
     except (RecordError, ValueError, KeyError) as exc:
         raise click.ClickException(f"{record_file}: {exc}") from exc
+    if step is not None:
+        print_step(record_file, record, seat, step)
+        return
     h = record.header
     names = [printable(str(s["bot"])) for s in h["seats"]]
     if seat is not None and not 0 <= seat < len(names):
@@ -93,3 +101,28 @@ def replay(record_file: Path, seat: int | None, check: bool, show_debug: bool = 
             raise click.ClickException(
                 f"replaying the actions gives scores {state.scores()}, the record says {result['scores']}")
         click.echo("replay check: the engine reproduces the recorded scores")
+
+
+def print_step(record_file: Path, record: Record, seat: int | None, k: int) -> None:
+    """The table at step ``k`` (from the end when negative) as ``seat`` saw it, in text."""
+    from arena.replays import rebuild  # the drawn table's imports, only for --step
+    from arena.tables import frame_of, scene_of
+    from arena.tables.text import text
+
+    try:
+        rebuilt = rebuild(record, seat)
+    except RecordError as exc:
+        raise click.ClickException(f"{record_file}: {exc}") from exc
+    except ValueError as exc:  # a seat out of range; the full table of a game not over
+        raise click.BadParameter(str(exc), param_hint="--seat") from exc
+    last = len(rebuilt.steps) - 1
+    if not -last - 1 <= k <= last:
+        raise click.BadParameter(f"this record's steps are 0 to {last} (or -1 to {-last - 1} from the end)",
+                                 param_hint="--step")
+    k %= last + 1
+    try:
+        drawn = scene_of(rebuilt, k)
+    except ValueError as exc:  # a game with no drawn table yet
+        raise click.ClickException(str(exc)) from exc
+    width = max(60, min(shutil.get_terminal_size((100, 24)).columns, 140))
+    click.echo(text(drawn, rebuilt.names, frame_of(rebuilt, k), width=width), nl=False)

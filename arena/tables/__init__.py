@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from arena_games import View, get_game
 from arena_games.scene import Scene
-from referee.textlog import format_score
+from referee.textlog import result_lines
 
-if TYPE_CHECKING:  # a replay is only read here
-    from ..replays import Replay
+if TYPE_CHECKING:
+    from arena.replays import Replay
 
 
 @dataclass(frozen=True)
@@ -44,42 +44,48 @@ def scene(game: str, views: Sequence[View]) -> Scene:
     return spec.table(views)
 
 
-# -- a replay's step, as drawn -------------------------------------------------------------------
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def clean(text: str, limit: int = 64) -> str:
+    """``text`` chosen by someone else (a bot's name) or taken from a game, made fit to draw:
+    every character that is not printable (controls, bidi overrides, line separators, what XML
+    may not hold) removed, and cut to ``limit`` characters, ending in an ellipsis when cut."""
+    out = "".join(c for c in str(text) if c.isprintable())
+    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
-def result_lines(game: str, names: Sequence[str], result: dict[str, Any]) -> tuple[str, ...]:
-    """The game's end, a line a seat, best rank first: "1st · seat 2 · bob@1: $12,000"."""
-    spec = get_game(game)
-    scores, ranks = result.get("scores") or [], result.get("ranks") or []
-    failures = result.get("failures") or [""] * len(scores)
-    order = sorted(range(len(scores)), key=lambda s: (ranks[s] if s < len(ranks) else 0, s))
-    return tuple(f"{ordinal(ranks[s])} · seat {s} · {names[s] if s < len(names) else ''}: "
-                 f"{format_score(spec, scores[s])}" + (f" (failed: {failures[s]})" if failures[s] else "")
-                 for s in order)
+def think_time(ms: float) -> str:
+    """A decision's think time in words ("12 ms", "1.25 s")."""
+    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms" if ms >= 1 else "under 1 ms"
 
 
 def scene_of(replay: Replay, k: int) -> Scene:
-    """The table at step ``k`` of ``replay``, as its seat saw it (the full table: every seat's)."""
-    step = replay.steps[min(max(k, 0), len(replay.steps) - 1)]
+    """The table at step ``k`` of ``replay``: its seat's view, or every seat's (the full table)."""
+    step = replay.steps[k]
     return scene(replay.game, [step["view"]] if replay.seat is not None else step["views"])
 
 
 def frame_of(replay: Replay, k: int) -> Frame:
-    """What surrounds the table at step ``k``, in the game's words, as the replay's seat may know
-    it: another seat's action only as every seat sees it (``describe_action(action, False)``),
-    even where the replay holds it (a public game); the full table shows all. ``legal`` (the
-    seat's own, when it was asked) and the events are in words too; the end has the result."""
+    """What surrounds step ``k`` of ``replay``, in the game's words: the action in full only to
+    the seat that took it, or on the full table; to the other seats, what every seat may know
+    of it (``describe_action``'s ``secret``)."""
     spec = get_game(replay.game)
-    last = len(replay.steps) - 1
-    step = replay.steps[min(max(k, 0), last)]
-    seat = step["seat"]
-    decider = None if step["end"] or seat < 0 else seat
-    action = step["said"]  # arena/replays.py's words, as the replay's seat may know them
-    legal = tuple(spec.describe_action(a, True) for a in step["legal"]) if step.get("legal") else None
-    result = result_lines(replay.game, replay.names, replay.result) if step["end"] and replay.result else ()
-    return Frame(step["step"], last, decider, action, step["ms"] if action is not None else None, legal,
-                 tuple(step["events"]), result)
+    step = replay.steps[k]
+    decider = step["seat"] if step["seat"] >= 0 else None
+    secret = replay.seat is None or replay.seat == decider
+    action = None
+    if step["action"] is not None:
+        # a replay's step says it already, by the same rule (arena/replays.py): one wording
+        action = step["said"] if "said" in step else spec.describe_action(step["action"], secret)
+        if step.get("failure"):
+            action += f" (the bot failed: {step['failure']}; the referee played for it)"
+        elif step.get("fallback"):
+            action += " (played by the referee for a failed bot)"
+    legal = step.get("legal")
+    result: tuple[str, ...] = ()
+    if step.get("end") and replay.result is not None:
+        r = replay.result
+        result = tuple(line.strip() for line in
+                       list(result_lines(spec, r["scores"], r["ranks"], replay.names, r["failures"]))[1:])
+    return Frame(
+        step=step["step"], last=len(replay.steps) - 1, decider=decider, action=action, ms=step["ms"],
+        legal=tuple(spec.describe_action(a, True) for a in legal) if legal else None,
+        events=tuple(step["events"]), result=result)

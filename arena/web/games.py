@@ -606,10 +606,16 @@ def game_page_of(request: Request, info: GameInfo, account: Account | None, seat
     return _render(request, "game.html", context, private=not info.public or bool(replay and replay.debug))
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def heading(info: GameInfo) -> dict[str, Any]:
     """The page's title in words, counted as a person counts (the 1st game, not game 0); a stored
     game is named by its id, as its address is."""
-    nth = tables.ordinal(info.index + 1)
+    nth = ordinal(info.index + 1)
     if info.scrimmage is not None:
         title = f"{nth} game of scrimmage {info.scrimmage[0]}"
     elif info.id is not None:
@@ -626,13 +632,14 @@ def summary(replay: replays.Replay, drawn: bool) -> dict[str, Any]:
     scoring as the game's drawn table breaks it down at the end (its scene's facts)."""
     if replay.result is None:
         return {"summary": (), "breakdown": ()}
+    last = len(replay.steps) - 1
     breakdown: tuple[str, ...] = ()
     if drawn:
         try:
-            breakdown = tables.scene_of(replay, len(replay.steps) - 1).facts
+            breakdown = tables.scene_of(replay, last).facts
         except Exception:  # noqa: BLE001 - a drawing that fails leaves the page as it was
             breakdown = ()
-    return {"summary": tables.result_lines(replay.game, replay.names, replay.result), "breakdown": breakdown}
+    return {"summary": tables.frame_of(replay, last).result, "breakdown": breakdown}
 
 
 def scorer(game: str) -> Callable[[int], str]:
