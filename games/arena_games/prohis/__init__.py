@@ -34,8 +34,9 @@ Where the rulebook is silent, this engine decides (the page lists these too):
 * A second draw pick with nothing left to take ends the turn without a decision.
 
 The package: ``components`` (the cards, the settings, the phases and actions), ``state`` (the
-rules in play and the view of a seat), ``sampling`` (states drawn from a seat's view, for search)
-and ``describe`` (the readable log); this module is the game's header, :data:`GAME`.
+rules in play and the view of a seat), ``sampling`` (states drawn from a seat's view, for search),
+``describe`` (the readable log, actions in words) and ``table`` (the drawn table); this module is
+the game's header, :data:`GAME`.
 """
 
 from __future__ import annotations
@@ -63,9 +64,10 @@ from .components import (
     WAREHOUSE_VALUE,
     ProhisSettings,
 )
-from .describe import describe_event
+from .describe import describe_action, describe_event
 from .sampling import sampler
 from .state import ProhisState
+from .table import table
 
 GAME = GameSpec(
     name="prohis",
@@ -84,6 +86,8 @@ GAME = GameSpec(
                 "pile_size"),
     seat_fields=("seat", "to_act", "active", "inspector"),
     describe_event=describe_event,
+    describe_action=describe_action,
+    table=table,
     # A failed seat leaves the game at its next turn and otherwise stays out of the way.
     fallback_preference=(PASS, DECLINE, SILENT, DONE, REJECT, WAIVE_ACT),
     sampler=sampler,

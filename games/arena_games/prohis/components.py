@@ -16,6 +16,7 @@ CARDS = CardSet(
 )
 FACE = CARDS.face_of
 NAMES = CARDS.names
+TITLES = ("Legal Good", "Illegal Good", "Lieutenant", "Captain", "Major")  # the rulebook's words, by face
 
 # With 3 or 4 players these are removed at random before the game: (face, count).
 REMOVED_FOR_SMALL_GAMES = ((LEGAL, 18), (ILLEGAL, 10), (LIEUTENANT, 2))

@@ -1,9 +1,50 @@
-"""The readable log of a game of Prohis: one line of English per event."""
+"""The readable log of a game of Prohis: one line of English per event, and each action in the
+rulebook's words (``docs/games/prohis.md``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from .components import CARDS, TITLES
+
+
+def a_card(name: str) -> str:
+    """``name`` (a view's card name) in the rulebook's words, with its article: "an Illegal Good"."""
+    title = TITLES[CARDS.index[name]]
+    return ("an " if title[0] in "AEIOU" else "a ") + title
+
+
+# The actions with nothing secret in them; ``done`` ends whichever step the decision is in.
+PLAIN_ACTIONS = {
+    "pile": "draws a card from the pile",
+    "done": "is done (ends the draw, closes the convoy, or offers the bribe)",
+    "pass": "passes and leaves the game",
+    "decline": "declines to claim",
+    "silent": "stays silent: offers no bribe",
+    "accept": "accepts the bribe",
+    "reject": "rejects the bribe",
+    "waive": "waives the inspection",
+    "inspect": "inspects the convoy",
+}
+
+
+def describe_action(action: str, secret: bool) -> str:
+    """``action`` in words; with ``secret`` False, without the card a convoy or a bribe is given
+    face down (everyone sees that a card went in, only its owner which)."""
+    verb, _, arg = action.partition(":")
+    match verb:
+        case "take":
+            return f"takes the card from market slot {arg}"
+        case "convoy":
+            return f"adds {a_card(arg) if secret else 'a card'} face down to the convoy"
+        case "bribe":
+            return f"adds {a_card(arg) if secret else 'a card'} to the bribe"
+        case "claim":
+            return f"claims with {a_card(arg)}"
+        case "flip":
+            return f"turns up convoy position {arg}"
+    return PLAIN_ACTIONS.get(action, action)
 
 
 def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | None:
