@@ -50,7 +50,8 @@ Where the rulebook is silent, this engine decides (the page lists them all):
 
 The package: ``components`` (the cards, tokens, track and settings, the phases and actions),
 ``state`` (the rules in play and the view of a seat), ``sampling`` (states drawn from a seat's
-view, for search) and ``describe`` (the readable log); this module is the game's header,
+view, for search), ``describe`` (the readable log, actions in words) and ``table`` (the table as
+it is drawn, from views); this module is the game's header,
 :data:`GAME`.
 """
 
@@ -82,9 +83,10 @@ from .components import (
     TURN,
     SobekSettings,
 )
-from .describe import describe_event
+from .describe import describe_action, describe_event
 from .sampling import sampler
 from .state import PlayedSet, SobekState
+from .table import table
 
 GAME = GameSpec(
     name="sobek",
@@ -104,6 +106,8 @@ GAME = GameSpec(
                 "active", "deck_size"),
     seat_fields=("seat", "to_act", "active", "target", "start_player"),
     describe_event=describe_event,
+    describe_action=describe_action,
+    table=table,
     # A failed seat takes the first market card (no corruption) and never starts a set or plays a
     # character; it closes what it had started as soon as it may, discards a token it had chosen,
     # and lays no horizontal set.
@@ -114,5 +118,6 @@ GAME = GameSpec(
 __all__ = [
     "AMULETS", "BACKS", "BACK_OF", "CARDS", "CURSE_WEIGHT", "DEFAULT_VALUED", "FAMILIES", "FAMILY_OF", "GAME",
     "GREEN", "ORANGE", "PENALTY_STEP", "PROSPERITY_BONUS", "ROLE_OF", "ROUNDS", "SCARABS_OF", "SET_MIN", "SYMBOLS",
-    "TOKENS", "TOKEN_COPIES", "TURN", "PlayedSet", "SobekSettings", "SobekState", "describe_event",
+    "TOKENS", "TOKEN_COPIES", "TURN", "PlayedSet", "SobekSettings", "SobekState", "describe_action",
+    "describe_event", "table",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .table import face, title  # a card's words, drawn and said alike
+
 
 def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | None:
     """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
@@ -73,3 +75,56 @@ def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | N
         case "game_over":
             return "** game over"
     return None
+
+
+def describe_action(action: str, secret: bool) -> str:
+    """An action in the words of ``docs/games/sobek.md``; with ``secret`` False, what every seat
+    may know of it: a Vizier's pick and a Scribe's burial name no card (the others see neither)."""
+    verb, _, arg = action.partition(":")
+    match verb:
+        case "start":
+            return f"chooses seat {arg} to start the round"
+        case "take":
+            skipped = int(arg)  # the cards before it go to corruption, but for a Merchant's take
+            return f"takes market card {arg}" + (f" (skipping {skipped})" if skipped else "")
+        case "play":
+            return f"plays the {face(arg).title} ({face(arg).family}) for its power"
+        case "set":
+            return f"starts a set of {title(arg)}"
+        case "extend":
+            return f"adds to set {arg}"
+        case "card":
+            return f"lays {_card_words(arg)}"
+        case "done":
+            return "is done"
+        case "token":
+            return f"chooses the {title(arg)} token"
+        case "target":
+            return f"chooses seat {arg}"
+        case "apply":
+            return "applies the token"
+        case "discard":
+            return "discards the token unused"
+        case "prosperity":
+            return f"puts Prosperity on set {arg}"
+        case "family":
+            return f"names {title(arg)}: those cards leave the corruption pile"
+        case "steal":
+            return f"steals a card with a {arg.removeprefix('back_')} back"
+        case "pick":
+            return f"takes {_card_words(arg)} from the corruption pile" if secret \
+                else "takes a card from the corruption pile"
+        case "bury":
+            return f"buries {_card_words(arg)} under the corruption tile" if secret \
+                else "buries a card under the corruption tile"
+    return action
+
+
+def _card_words(name: str) -> str:
+    """``wheat_1`` -> "Wheat (1 scarab)", ``thief_fish`` -> "the Thief (Fish)", ``amulet`` -> "an Amulet"."""
+    f = face(name)
+    if f.family == "wild":
+        return "an Amulet"
+    if f.title != f.family:  # a character
+        return f"the {f.title} ({f.family})"
+    return f"{f.title} ({f.value} scarab{'' if f.value == '1' else 's'})"
