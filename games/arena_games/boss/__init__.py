@@ -50,7 +50,8 @@ Where the rulebook is silent, this engine decides (the page lists these too):
 
 The package: ``components`` (the bosses and cards, the settings, the phases and actions),
 ``state`` (the rules in play and the view of a seat), ``sampling`` (states drawn from a seat's
-view, for search) and ``describe`` (the readable log); this module is the game's header,
+view, for search), ``describe`` (the readable log and actions in words) and ``table`` (the drawn
+table, :mod:`arena_games.scene`); this module is the game's header,
 :data:`GAME`.
 """
 
@@ -89,9 +90,10 @@ from .components import (
     city_combinations,
     parse_city_cards,
 )
-from .describe import describe_event
+from .describe import describe_action, describe_event
 from .sampling import sampler
 from .state import BossState
+from .table import table
 
 GAME = GameSpec(
     name="boss",
@@ -107,6 +109,8 @@ GAME = GameSpec(
     view_first=("hand", "police", "bosses", "active", "dealer", "round"),
     seat_fields=("seat", "to_act", "active", "dealer"),
     describe_event=describe_event,
+    describe_action=describe_action,
+    table=table,
     # A failed seat places no cubes: it reveals its first card (reveals come first in
     # the list), passes the optional placement, and closes a placement as soon as it may.
     fallback_preference=(PASS, DONE, BIG),

@@ -1,4 +1,5 @@
-"""The readable log of a game of The Boss: one line of English per event."""
+"""The readable log of a game of The Boss: one line of English per event, and each action in the
+docs' words."""
 
 from __future__ import annotations
 
@@ -53,3 +54,34 @@ EFFECT_TEXT = {
     "banished": "is banished from Cincinnati",
     "no_cube": "has no big cube left to lose",
 }
+
+
+def describe_action(action: str, secret: bool) -> str:
+    """An action in the docs' words. Nothing of a Boss action is secret: a reveal turns the card
+    face up for everyone at once, and cubes are placed in the open; so ``secret`` changes nothing."""
+    verb, _, arg = action.partition(":")
+    match verb:
+        case "reveal":
+            return f"reveals {card_title(arg)}"
+        case "place":
+            return f"places cubes on {title(arg)}"
+        case "big":
+            return "adds a big cube"
+        case "small":
+            return "adds a small cube"
+        case "done":
+            return "ends the placement"
+        case "pass":
+            return "places no cubes"
+    return action
+
+
+def card_title(name: str) -> str:
+    """``"detroit_3"`` -> ``"Detroit 3 bags"``; ``"memphis_hospital"`` -> ``"Memphis Hospital"``."""
+    city, _, kind = name.rpartition("_")
+    return f"{title(city)} {kind_title(kind)}"
+
+
+def kind_title(kind: str) -> str:
+    """A city card's kind in words: ``"3"`` -> ``"3 bags"``, ``"revolver"`` -> ``"Revolver"``."""
+    return f"{kind} bag{'' if kind == '1' else 's'}" if kind.isdigit() else kind.title()
