@@ -47,8 +47,9 @@ The deck's cards and the smallest new pile that starts a round are settings, wit
 page's [house] values as defaults.
 
 The package: ``components`` (the cards, the settings, the phases and actions), ``state`` (the
-rules in play and the view of a seat), ``sampling`` (states drawn from a seat's view, for search)
-and ``describe`` (the readable log); this module is the game's header, :data:`GAME`.
+rules in play and the view of a seat), ``sampling`` (states drawn from a seat's view, for search),
+``describe`` (the readable log, and actions in words) and ``table`` (the table as it is drawn); this
+module is the game's header, :data:`GAME`.
 """
 
 from __future__ import annotations
@@ -75,9 +76,10 @@ from .components import (
     VALUE,
     BanditsSettings,
 )
-from .describe import describe_event
+from .describe import describe_action, describe_event
 from .sampling import sampler
 from .state import BanditsState
+from .table import table
 
 GAME = GameSpec(
     name="bandits",
@@ -95,6 +97,8 @@ GAME = GameSpec(
                 "attacker", "defender", "round"),
     seat_fields=("seat", "to_act", "active", "attacker", "defender"),
     describe_event=describe_event,
+    describe_action=describe_action,
+    table=table,
     # A failed seat draws at its turn, closes any choice as soon as it may, and puts up
     # no defence; otherwise the first legal action (the weakest card) completes a choice.
     fallback_preference=(DRAW, DONE),
@@ -104,5 +108,5 @@ GAME = GameSpec(
 __all__ = [
     "ATTACK", "BACKFIRED", "BACKFIRE_ACT", "BOOBY_TRAP", "CARDS", "DEFEND", "DRAW", "FACE_OF", "GAME", "GOLD", "GUNS",
     "KIND", "NOT_LOOT", "STARS", "STASH", "STASH_MIN", "TRACKER", "TURN", "VALUE", "BanditsSettings", "BanditsState",
-    "describe_event",
+    "describe_action", "describe_event", "table",
 ]
