@@ -333,7 +333,7 @@ def replay_answer(request: Request, info: GameInfo, account: Account | None, sea
 
 
 def table_answer(info: GameInfo, account: Account | None, seat: str | None, step: int | None,
-                 download: bool) -> Response:
+                 download: bool, narrow: bool = False) -> Response:
     """One step of the replay drawn as SVG (``arena/tables``): the same seat rules as the replay
     (no seat asked: the page's default, the full table if it may, else the asker's first seat)."""
     if seat is None:
@@ -350,7 +350,7 @@ def table_answer(info: GameInfo, account: Account | None, seat: str | None, step
     from ..tables.svg import svg  # the drawer loads on the first picture, not with every page
 
     try:
-        picture = svg(tables.scene_of(replay, at), replay.names, tables.frame_of(replay, at))
+        picture = svg(tables.scene_of(replay, at), replay.names, tables.frame_of(replay, at), narrow=narrow)
     except ValueError as exc:  # a game without a drawn table
         raise HTTPException(404, str(exc)) from None
     # a picture of a game not public yet shows what only some may see; a seat's cards, kept private anyway
@@ -413,6 +413,7 @@ def live_out(session: Session, league_name: str, account: Account | None) -> dic
 SeatQuery = Annotated[str | None, Query(description="a seat number, or 'all' (the default): the full table")]
 StepQuery = Annotated[int | None, Query(description="one step only (0 is the first decision)")]
 DownloadQuery = Annotated[bool, Query(description="1: sent as a file to save (content-disposition: attachment)")]
+NarrowQuery = Annotated[bool, Query(description="1: drawn for a phone's width (the seats in one column)")]
 
 
 @router.get(API + "/matches/{match_id}", tags=["games"], response_model=MatchOut)
@@ -510,18 +511,19 @@ SVG_ANSWERS: dict[int | str, dict[str, Any]] = {
 
 @router.get("/games/{game_id}/table.svg", tags=["games"], response_class=Response, responses=SVG_ANSWERS)
 def game_table(request: Request, game_id: Id, account: Viewer, seat: SeatQuery = None, step: StepQuery = None,
-               download: DownloadQuery = False) -> Response:
+               download: DownloadQuery = False, narrow: NarrowQuery = False) -> Response:
     """The table at step ``step`` (default: the last) as ``seat`` saw it, or the full table
     (``all``), drawn as SVG; no seat: the replay page's default (the full table if you may see it,
     else your first seat)."""
     with request.app.state.store() as session:
         info = stored_game(session, game_id)
-    return table_answer(info, account, seat, step, download)
+    return table_answer(info, account, seat, step, download, narrow)
 
 
 @router.get(LIVE_GAME + "/table.svg", tags=["games"], response_class=Response, responses=SVG_ANSWERS)
 def live_game_table(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer,
-                    seat: SeatQuery = None, step: StepQuery = None, download: DownloadQuery = False) -> Response:
+                    seat: SeatQuery = None, step: StepQuery = None, download: DownloadQuery = False,
+                    narrow: NarrowQuery = False) -> Response:
     """A running game's table at a step, as ``seat`` saw it (to the owner of its bot only); once
     its match is stored, a redirect to the stored game's."""
     with request.app.state.store() as session:
@@ -530,7 +532,7 @@ def live_game_table(request: Request, name: str, round_: Number, table: str, ind
         except Moved as moved:
             query = f"?{request.url.query}" if request.url.query else ""
             return RedirectResponse(f"/games/{moved.game_id}/table.svg{query}", status_code=307)
-    return table_answer(info, account, seat, step, download)
+    return table_answer(info, account, seat, step, download, narrow)
 
 
 # -- the pages ---------------------------------------------------------------------------------------------

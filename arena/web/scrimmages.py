@@ -35,6 +35,7 @@ from .games import (
     SVG_ANSWERS,
     DownloadQuery,
     GameInfo,
+    NarrowQuery,
     SeatInfo,
     SeatQuery,
     StepQuery,
@@ -249,11 +250,11 @@ def scrimmage_page(request: Request, scrimmage_id: Id, account: Viewer) -> Respo
 @router.get("/scrimmages/{scrimmage_id}/games/{number}/table.svg", tags=["scrimmages"], response_class=Response,
             responses=SVG_ANSWERS)
 def game_table(request: Request, scrimmage_id: Id, number: Number, account: Viewer, seat: SeatQuery = None,
-               step: StepQuery = None, download: DownloadQuery = False) -> Response:
+               step: StepQuery = None, download: DownloadQuery = False, narrow: NarrowQuery = False) -> Response:
     """A scrimmage's game at a step, drawn as SVG, as one of your seats saw it (the full table: never)."""
     with _store(request)() as session:
         info = scrimmage_game(session, account, scrimmage_id, number)
-    return table_answer(info, account, seat, step, download)
+    return table_answer(info, account, seat, step, download, narrow)
 
 
 @router.get("/scrimmages/{scrimmage_id}/games/{number}", include_in_schema=False)

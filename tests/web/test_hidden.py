@@ -260,6 +260,15 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
             assert f'<section class="view" data-seat="{a}">' in html and "data-card" in html
             assert f'data-seat="{b}"' not in html
             assert bob.get(page, params={"seat": a}).status_code == 403
+            # the drawn table: the same rules, the same secrecy (tests/web/test_table_svg.py for a stored game)
+            drawn = alice.get(f"{page}/table.svg", params={"seat": a})
+            assert drawn.status_code == 200 and drawn.headers["content-type"] == "image/svg+xml"
+            assert "no-store" in drawn.headers["cache-control"] and 'id="picture"' in html
+            for client, seat in ((alice, b), (bob, a), (admin, a), (anonymous, a)):
+                assert client.get(f"{page}/table.svg", params={"seat": seat}).status_code == 403
+            for client in (alice, admin, anonymous):
+                assert client.get(f"{page}/table.svg", params={"seat": "all"}).status_code == 403
+            assert anonymous.get(f"{page}/table.svg").status_code == 403
             assert f"/live/0/{match['table']}/games/{game['index']}" in anonymous.get(f"/leagues/{name}/live").text
             # all of that while the game was still being played
             assert not anonymous.get(base).json()["over"]
@@ -272,6 +281,8 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
         # stored: the game's live address leads to it; hidden still, its cycle has 1 of 3 matches stored
         moved = anonymous.get(f"/leagues/{name}/live/0/{match['table']}/games/{game['index']}")
         assert moved.status_code == 303 and moved.headers["location"].startswith("/games/")
+        svg = anonymous.get(f"/leagues/{name}/live/0/{match['table']}/games/{game['index']}/table.svg?seat={a}")
+        assert svg.status_code == 307 and svg.headers["location"] == f"{moved.headers['location']}/table.svg?seat={a}"
         assert anonymous.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": "all"}).status_code == 403
         assert alice.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": a}).status_code == 200
         assert "1 of its 3 matches stored" in anonymous.get(moved.headers["location"]).text

@@ -180,9 +180,10 @@
   // The drawn table: the step's SVG, its neighbours fetched ahead so stepping shows them at once.
   const picture = (s, k) => `${config.svg}?seat=${encodeURIComponent(s)}&step=${k}`;
   const preloaded = new Map(); // url -> Image, the last few
+  const narrow = window.matchMedia("(max-width: 600px)"); // as the page's <source>
   function preload(k) {
     if (!config.svg || k < 0 || k > last()) return;
-    const url = picture(seat, k);
+    const url = picture(seat, k) + (narrow.matches ? "&narrow=1" : "");
     if (preloaded.has(url)) return;
     const image = new Image();
     image.src = url;
@@ -195,6 +196,7 @@
     if (!img || !config.svg) return;
     const url = picture(seat, at);
     if (img.getAttribute("src") !== url) img.setAttribute("src", url);
+    $("picture-narrow").srcset = `${url}&narrow=1`; // a phone's width: the seats in one column
     img.alt = `the table at step ${at}` + (seat === "all" ? ", every seat's cards" : `, as seat ${seat} saw it`);
     $("download").href = `${url}&download=1`;
     preload(at + 1);
