@@ -31,6 +31,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena_games import get_game
+from arena_games.scene import Text
 from referee.limits import LOG_CAP
 from referee.match import log_name
 from referee.records import RecordError, read_record
@@ -631,16 +632,21 @@ def heading(info: GameInfo) -> dict[str, Any]:
 
 def summary(replay: replays.Replay, drawn: bool) -> dict[str, Any]:
     """The end of the game as the replay's seat knows it: a line a seat, best first, and the
-    scoring as the game's drawn table breaks it down at the end (its scene's facts)."""
+    scoring as the game's drawn table breaks it down at the end (its zones titled "Scoring...",
+    the table's and each seat's: ``[(whose, title, lines)]``)."""
     if replay.result is None:
         return {"summary": (), "breakdown": ()}
     last = len(replay.steps) - 1
-    breakdown: tuple[str, ...] = ()
+    breakdown: list[tuple[str, str, list[str]]] = []
     if drawn:
         try:
-            breakdown = tables.scene_of(replay, last).facts
+            scene = tables.scene_of(replay, last)
         except Exception:  # noqa: BLE001 - a drawing that fails leaves the page as it was
-            breakdown = ()
+            scene = None
+        areas = [("the table", scene.centre)] if scene else []
+        areas += [(f"seat {a.seat} · {replay.names[a.seat]}", a.zones) for a in scene.seats] if scene else []
+        breakdown = [(whose, zone.title, [item.text for item in zone.items if isinstance(item, Text)])
+                     for whose, zones in areas for zone in zones if zone.title.startswith("Scoring")]
     return {"summary": tables.frame_of(replay, last).result, "breakdown": breakdown}
 
 

@@ -126,7 +126,8 @@ def test_the_replay_page_says_the_game_in_words_as_its_seat_may_know_it(league_s
         title = re.search(r'<h1 id="game-title">(.*?)</h1>', page, re.S)[1]
         assert re.sub(r"<[^>]+>", "", title).startswith(f"Game {public[0]} · the 1st of 3 games of match ")
         assert f"<title>Game {public[0]} · 1st of match" in page and "Game 0" not in page
-        assert 'id="summary"' in page and HOSTILE not in page and "&lt;script&gt;alert(1)&lt;/script&gt;@prohis" in page
+        assert 'id="summary"' in page and 'id="breakdown"' in page  # the end: its ranks, its scoring
+        assert HOSTILE not in page and "&lt;script&gt;alert(1)&lt;/script&gt;@prohis" in page
         assert '<img id="picture" src="/games/' in page and "download=1" in page
         replay = anonymous.get(f"/api/v1/games/{public[0]}/replay", params={"seat": 0}).json()
         told = anonymous.get(f"/api/v1/games/{public[0]}/replay", params={"seat": "all"}).json()

@@ -277,7 +277,7 @@
     try {
       replays[s] = replays[s] || await fetchReplay(s);
     } catch (error) {
-      $("table").replaceChildren(el("p", { class: "error" }, `Cannot load that view: ${error.message}`));
+      $("step-top").replaceChildren(el("p", { class: "error" }, `Cannot load that view: ${error.message}`));
       return;
     }
     seat = s;
