@@ -625,8 +625,8 @@ def heading(info: GameInfo) -> dict[str, Any]:
         title = f"Game {info.id} · {nth} of match {info.match_id}"
     else:
         title = f"{nth} game of a match being played"
-    found = re.fullmatch(r"c(\d+)d(\d+)", info.deal)  # arena/league/schedule.py's deal codes
-    deal = f"deal {int(found[2]) + 1} of cycle {found[1]}" if found else f"deal {info.deal}"
+    found = re.fullmatch(r"c\d+d(\d+)", info.deal)  # arena/league/schedule.py's codes: the round tells the cycle
+    deal = f"deal {int(found[1]) + 1}" if found else f"deal {info.deal}"
     return {"title": title[0].upper() + title[1:], "nth": nth, "of": info.of, "deal": deal}
 
 
