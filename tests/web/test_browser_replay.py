@@ -16,6 +16,7 @@ from arena.store import Game, League, Match
 
 from .conftest import screenshot, sign_in, wait_for
 from .tables import shown_cards, view_cards
+from .test_browser_pages import phone
 
 
 def at(driver) -> tuple[str, int]:
@@ -156,7 +157,7 @@ def test_the_drawn_table_steps_plays_and_opens_at_a_linked_step(league_site, bro
     wait_for(driver, lambda d: picture(d) == ("all", paused), "the full table's picture")
     screenshot(driver, "replay-drawn")
 
-    driver.set_window_size(390, 844)  # a phone: the narrow drawing, nothing wider than the screen
+    phone(driver, 390)  # a phone: the narrow drawing, nothing wider than the screen
     try:
         driver.get(f"{site.url}/games/{game.id}?seat=0&step={last}")
         picture(driver)
@@ -164,6 +165,6 @@ def test_the_drawn_table_steps_plays_and_opens_at_a_linked_step(league_site, bro
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
         screenshot(driver, "replay-phone")
     finally:
-        driver.set_window_size(1280, 900)
+        phone(driver, 1280)
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"]
     assert errors == [], errors
