@@ -505,12 +505,7 @@ def api_live_replay(request: Request, name: str, round_: Number, table: str, ind
 
 
 # -- a step drawn -----------------------------------------------------------------------------------------
-SVG_ANSWERS: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"image/svg+xml": {}}, "description": "the table at that step, as SVG"},
-    403: {"description": "a seat's view or the full table you may not see yet"}}
-
-
-@router.get("/games/{game_id}/table.svg", tags=["games"], response_class=Response, responses=SVG_ANSWERS)
+@router.get("/games/{game_id}/table.svg", include_in_schema=False)  # a page's picture (docs/api.md)
 def game_table(request: Request, game_id: Id, account: Viewer, seat: SeatQuery = None, step: StepQuery = None,
                download: DownloadQuery = False, narrow: NarrowQuery = False) -> Response:
     """The table at step ``step`` (default: the last) as ``seat`` saw it, or the full table
@@ -521,7 +516,7 @@ def game_table(request: Request, game_id: Id, account: Viewer, seat: SeatQuery =
     return table_answer(info, account, seat, step, download, narrow)
 
 
-@router.get(LIVE_GAME + "/table.svg", tags=["games"], response_class=Response, responses=SVG_ANSWERS)
+@router.get(LIVE_GAME + "/table.svg", include_in_schema=False)
 def live_game_table(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer,
                     seat: SeatQuery = None, step: StepQuery = None, download: DownloadQuery = False,
                     narrow: NarrowQuery = False) -> Response:

@@ -32,7 +32,6 @@ from .answers import API, render
 from .auth import SignedIn, Viewer
 from .games import (
     PRIVATE,
-    SVG_ANSWERS,
     DownloadQuery,
     GameInfo,
     NarrowQuery,
@@ -247,8 +246,7 @@ def scrimmage_page(request: Request, scrimmage_id: Id, account: Viewer) -> Respo
     return response
 
 
-@router.get("/scrimmages/{scrimmage_id}/games/{number}/table.svg", tags=["scrimmages"], response_class=Response,
-            responses=SVG_ANSWERS)
+@router.get("/scrimmages/{scrimmage_id}/games/{number}/table.svg", include_in_schema=False)
 def game_table(request: Request, scrimmage_id: Id, number: Number, account: Viewer, seat: SeatQuery = None,
                step: StepQuery = None, download: DownloadQuery = False, narrow: NarrowQuery = False) -> Response:
     """A scrimmage's game at a step, drawn as SVG, as one of your seats saw it (the full table: never)."""

@@ -23,6 +23,7 @@ import threading
 import time
 
 import pytest
+from selenium.webdriver.common.by import By
 from sqlalchemy import select
 
 from arena.bots.images import PYTHON_BASE
@@ -37,6 +38,7 @@ from arena_protocol.proto import arena_pb2 as pb
 from referee.records import read_record
 
 from ..docker_fixtures import ROOT, TEST_IMAGES
+from .conftest import sign_in, wait_for
 from .local_match import local_match
 
 THINK_WORK = 4_000_000  # loop iterations per decision: a few hundred ms of CPU
@@ -192,7 +194,7 @@ def thinker_image(docker_client) -> str:
 
 
 def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, docker_client, sample_images,
-                                                                  thinker_image):
+                                                                  thinker_image, browser):
     site, name = league_site, "live-replays"
     store = site.store
     create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=1, decision_ms=10_000, bank_ms=60_000),
@@ -272,6 +274,18 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
             assert f"/live/0/{match['table']}/games/{game['index']}" in anonymous.get(f"/leagues/{name}/live").text
             # all of that while the game was still being played
             assert not anonymous.get(base).json()["over"]
+            # in Chromium, her page follows the game as it is played: no reload, the picture at its last step
+            sign_in(browser, site.url, "alice")
+            browser.get(f"{site.url}{page}?seat={a}")
+            wait_for(browser, lambda d: d.find_element(By.ID, "replay").get_attribute("data-ready") == "true",
+                     "the live replay viewer")
+            browser.execute_script("window.notReloaded = true")
+            first = int(browser.find_element(By.ID, "last").text)
+            wait_for(browser, lambda d: int(d.find_element(By.ID, "last").text) > first, "a new decision", seconds=15)
+            assert browser.execute_script("return window.notReloaded === true")
+            last = browser.find_element(By.ID, "last").text
+            wait_for(browser, lambda d: d.find_element(By.ID, "picture").get_attribute("src").endswith(f"step={last}")
+                     or int(d.find_element(By.ID, "last").text) > int(last), "the picture to follow")
     finally:
         runner.join(600)
     assert outcome["summary"].games_run == 3
