@@ -319,7 +319,7 @@
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const target = e.target;
     if (target.closest && target.closest("input, textarea, select")) return; // the slider has its own keys
-    if (e.key === " " && !(target.closest && target.closest("button, a"))) { // a focused button's space is its own
+    if (e.key === " " && !(target.closest && target.closest("button, summary"))) { // a focused button's space is its own
       toggle();
       e.preventDefault();
       return;
