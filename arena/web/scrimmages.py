@@ -252,7 +252,7 @@ def game_table(request: Request, scrimmage_id: Id, number: Number, account: View
     """A scrimmage's game at a step, drawn as SVG, as one of your seats saw it (the full table: never)."""
     with _store(request)() as session:
         info = scrimmage_game(session, account, scrimmage_id, number)
-    return table_answer(info, account, seat, step, download, narrow)
+    return table_answer(request, info, account, seat, step, download, narrow)
 
 
 @router.get("/scrimmages/{scrimmage_id}/games/{number}", include_in_schema=False)

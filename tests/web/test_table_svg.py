@@ -112,6 +112,8 @@ def test_a_step_downloads_as_a_file_with_hostile_names_escaped(league_site, game
         saved = anonymous.get(f"/games/{public[0]}/table.svg", params={"seat": "all", "step": last, "download": 1})
         assert saved.headers["content-disposition"] == f'attachment; filename="game-{public[0]}-full-step{last}.svg"'
         assert "content-disposition" not in anonymous.get(f"/games/{public[0]}/table.svg").headers
+        assert saved.headers["content-encoding"] == "gzip"  # sent a fourth of its size or less
+        assert len(saved.content) > 4 * int(saved.headers["content-length"])
         ElementTree.fromstring(saved.text)  # well-formed: nothing a bot's name held broke out
         assert "<script" not in saved.text and "&lt;script&gt;" in saved.text  # the hostile bot, named
         narrow = anonymous.get(f"/games/{public[0]}/table.svg", params={"step": last, "narrow": 1}).text
