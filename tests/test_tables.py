@@ -6,6 +6,7 @@ game, through ``tests/games/drawing.py``."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -39,7 +40,8 @@ SCENE = Scene(
             Zone("Pile", (Stack("pile", 44), Stack("boneyard", 0))),
             Zone(f"Convoy {EVIL}", (Card(None), Card(None, "new"),
                                     Card(Face("lieutenant", "Lieutenant", "2"), "flipped")), highlight=True),
-            Zone("Bribe", (Text(f"bribe offered: {EVIL}"), Token("cubes", 3, "gold"), Token(EVIL, 1, "purple")))),
+            Zone("Bribe", (Text(f"bribe offered: {EVIL}"), Token("cubes", 3, "gold"), Token(EVIL, 1, "purple"),
+                                  Token("odd", 2, '"/><script>')))),  # a colour not in COLOURS: grey
     seats=tuple(SeatArea(s, (Zone("Hand", (Card(None),) * 5 if s else (face("captain"),) * 8),
                              Zone("Warehouse", (Stack("warehouse", s),))), status=EVIL if s == 2 else "")
                 for s in range(4)),
@@ -138,7 +140,13 @@ def record(tmp_path, monkeypatch) -> Path:
     bots = [{"name": name, "builtin": "random"} for name in (EVIL, "bob", "c")]
     run_match(parse_spec({"match_id": "t", "game": "prohis", "games": 1, "secret": "7a" * 16, "duplicate": False,
                           "bots": bots}), tmp_path)
-    return tmp_path / "game-000.jsonl"
+    path = tmp_path / "game-000.jsonl"
+    lines = path.read_text().splitlines()  # the first decision with a debug text, as a bot may send one
+    first = json.loads(lines[1])
+    assert first["type"] == "decision"
+    lines[1] = json.dumps({**first, "debug": "thinking hard\nabout \x1b[2J"})
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 def test_a_step_frame_says_an_action_in_full_only_to_its_seat(record):
@@ -165,6 +173,13 @@ def test_arena_replay_step_prints_the_table_in_text(record, monkeypatch):
     end = runner.invoke(arena, ["replay", str(record), "--step", "-1"])  # the full table, at the end
     assert end.exit_code == 0, end.output
     assert "The game is over" in end.output and "Result:" in end.output and "[##]" not in end.output
+    # the deciding bot's debug text, to its seat or on the full table, escaped; --no-debug leaves it out
+    decider = read_record(record).decisions[0]["seat"]
+    debug = "Debug output of this decision:\n    | thinking hard\n    | about \\x1b[2J\n"
+    for args, shown in ((["--seat", str(decider)], True), (["--seat", str((decider + 1) % 3)], False), ([], True),
+                        (["--seat", str(decider), "--no-debug"], False)):
+        step = runner.invoke(arena, ["replay", str(record), "--step", "0", *args])
+        assert step.exit_code == 0 and (debug in step.output) == shown, (args, step.output)
     bad = runner.invoke(arena, ["replay", str(record), "--seat", "0", "--step", "100000"])
     assert bad.exit_code == 2 and "--step" in bad.output
     monkeypatch.setitem(arena_games.GAMES, "prohis", dataclasses.replace(arena_games.get_game("prohis"), table=None))
@@ -172,3 +187,33 @@ def test_arena_replay_step_prints_the_table_in_text(record, monkeypatch):
     assert none.exit_code == 1 and "Prohis has no drawn table" in none.output
     plain = runner.invoke(arena, ["replay", str(record), "--seat", "0"])  # without --step: as before
     assert plain.exit_code == 0 and "Final scores:" in plain.output
+
+
+# -- every game's table, as a replay draws it ------------------------------------------------------
+@pytest.mark.parametrize("game", sorted(arena_games.GAMES))
+def test_every_step_of_a_replay_draws_for_a_seat_and_for_the_full_table(tmp_path, game):
+    """A game by built-in bots, its first, a middle and its last step, for seat 0 and for the
+    full table (which the replay page shows at every step of a finished game): each drawn, each
+    seat's area once, a card back for each face-down card of the scene and no face it has not."""
+    spec = arena_games.get_game(game)
+    if spec.table is None:
+        pytest.skip(f"{spec.title} has no drawn table yet")
+    n = max(spec.min_players, min(4, spec.max_players))
+    run_match(parse_spec({"match_id": "t", "game": game, "games": 1, "secret": "7a" * 16, "duplicate": False,
+                          "bots": [{"name": f"{EVIL}{i}", "builtin": "random"} for i in range(n)]}), tmp_path)
+    played = read_record(tmp_path / "game-000.jsonl")
+    for seat in (0, None):
+        replay = rebuild(played, seat)
+        last = len(replay.steps) - 1
+        for k in (0, last // 2, last):
+            table, frame = scene_of(replay, k), frame_of(replay, k)
+            cards = [i for z in (*table.centre, *(z for a in table.seats for z in a.zones)) for i in z.items
+                     if isinstance(i, Card)]
+            for narrow in (False, True):
+                root = parse(svg(table, replay.names, frame, narrow=narrow))
+                groups = list(root.iter(f"{NS}g"))
+                assert sorted(int(g.get("data-seat", -1)) for g in groups if "seat" in classes(g)) == list(range(n))
+                assert sum(classes(g) == {"card", "back"} for g in groups) == sum(c.face is None for c in cards)
+                assert sorted(g.get("data-card") for g in groups if classes(g) == {"card", "face"}) == \
+                    sorted(c.face.name for c in cards if c.face is not None)
+            assert all(line.isprintable() for line in text(table, replay.names, frame).splitlines())

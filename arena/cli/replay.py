@@ -62,7 +62,7 @@ def replay(record_file: Path, seat: int | None, check: bool, show_debug: bool = 
     except (RecordError, ValueError, KeyError) as exc:
         raise click.ClickException(f"{record_file}: {exc}") from exc
     if step is not None:
-        print_step(record_file, record, seat, step)
+        print_step(record_file, record, seat, step, show_debug)
         return
     h = record.header
     names = [printable(str(s["bot"])) for s in h["seats"]]
@@ -103,14 +103,16 @@ def replay(record_file: Path, seat: int | None, check: bool, show_debug: bool = 
         click.echo("replay check: the engine reproduces the recorded scores")
 
 
-def print_step(record_file: Path, record: Record, seat: int | None, k: int) -> None:
-    """The table at step ``k`` (from the end when negative) as ``seat`` saw it, in text."""
+def print_step(record_file: Path, record: Record, seat: int | None, k: int, show_debug: bool) -> None:
+    """The table at step ``k`` (from the end when negative) as ``seat`` saw it, in text; with
+    ``show_debug``, the deciding bot's debug text for it (with a seat, only when it is its own)."""
     from arena.replays import rebuild  # the drawn table's imports, only for --step
     from arena.tables import frame_of, scene_of
     from arena.tables.text import text
 
     try:
-        rebuilt = rebuild(record, seat)
+        n = len(record.header.get("seats", []))
+        rebuilt = rebuild(record, seat, debug=(range(n) if seat is None else (seat,)) if show_debug else ())
     except RecordError as exc:
         raise click.ClickException(f"{record_file}: {exc}") from exc
     except ValueError as exc:  # a seat out of range; the full table of a game not over
@@ -126,3 +128,8 @@ def print_step(record_file: Path, record: Record, seat: int | None, k: int) -> N
         raise click.ClickException(str(exc)) from exc
     width = max(60, min(shutil.get_terminal_size((100, 24)).columns, 140))
     click.echo(text(drawn, rebuilt.names, frame_of(rebuilt, k), width=width), nl=False)
+    said = rebuilt.steps[k].get("debug")
+    if isinstance(said, str) and said:
+        click.echo("\nDebug output of this decision:")
+        for line in said.split("\n"):
+            click.echo("    | " + printable(line, DEBUG_LINE_CHARS))

@@ -53,6 +53,7 @@ PAD = 10  # inside a panel
 MARGIN = 12  # around the drawing
 EVENT_LINES = 24  # the most event lines drawn (the latest ones)
 LEGAL_LINES = 3  # of the legal actions
+TEXT_CHARS = 400  # of a text, a fact, an event: wrapped to fit, then cut
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -102,9 +103,13 @@ class _Out:
         self.parts.append(element)
 
     def text(self, x: float, y: float, text: str, size: float, fill: str, *, bold: bool = False,
-             anchor: str = "start", italic: bool = False, cls: str = "") -> None:
-        """``text`` must be clean already (and fitted); it is escaped here."""
+             anchor: str = "start", italic: bool = False, cls: str = "", squeeze: float = 0) -> None:
+        """``text`` must be clean already (and fitted); it is escaped here. With ``squeeze``, a
+        text about that wide is drawn exactly that wide: a box as narrow as a card's has no
+        room for a font wider than the estimate."""
         attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}"'
+        if squeeze and _width(text, size, bold) > 0.85 * squeeze:
+            attrs += f' textLength="{_num(min(squeeze, _width(text, size, bold)))}" lengthAdjust="spacingAndGlyphs"'
         if bold:
             attrs += ' font-weight="bold"'
         if italic:
@@ -149,7 +154,7 @@ def _size(item: Item, room: float) -> tuple[float, float]:
     if isinstance(item, Token):
         label = clean(item.label)
         return min(room, 26 + (_width(label, 10) + 4 if label else 0)), 24
-    lines = _wrap(clean(item.text), room, 11)
+    lines = _wrap(clean(item.text, TEXT_CHARS), room, 11)
     return min(room, max(_width(x, 11) for x in lines)), 15 * len(lines) + 2
 
 
@@ -164,17 +169,26 @@ def _face(out: _Out, x: float, y: float, face: Face) -> None:
     if value:
         out.text(x + 5, y + 18, value, 16, _on(ink), bold=True)
     title = clean(face.title)
-    lines = _wrap(title, CARD_W - 6, 11, bold=True)
-    size = 11.0
+    # the title's longest word fits the card: a smaller font before a cut word
+    longest = max((len(w) for w in title.split(" ")), default=1) or 1
+    size = max(7.5, min(11.0, (CARD_W - 6) / (0.6 * longest)))
+    lines = _wrap(title, CARD_W - 6, size, bold=True)
     if len(lines) > 2:  # a long title: smaller, and at most two lines
-        size = 9.0
+        size = min(size, 9.0)
         lines = _wrap(title, CARD_W - 6, size, bold=True)[:2]
-    top = y + (48 if len(lines) == 1 else 42)
-    for i, line in enumerate(lines[:2]):
-        out.text(x + CARD_W / 2, top + i * (size + 2), line, size, INK_DARK, bold=True, anchor="middle")
     family = clean(face.family)
-    if family and family.lower() not in title.lower():  # "Ebony" of the Ebony family says it once
-        out.text(x + CARD_W / 2, y + CARD_H - 7, _fit(family, CARD_W - 6, 8.5), 8.5, "#555c63", anchor="middle")
+    if family.lower() in title.lower():  # "Ebony" of the Ebony family says it once
+        family = ""
+    below = _wrap(family, CARD_W - 6, 8) if family else []
+    if len(below) > 2:  # two lines at most, the second cut
+        below = [below[0], _fit(family[len(below[0]) + 1:], CARD_W - 6, 8)]
+    top = y + (48 if len(lines) == 1 else 40) - (5 if len(below) > 1 else 0)
+    for i, line in enumerate(lines):
+        out.text(x + CARD_W / 2, top + i * (size + 2), line, size, INK_DARK, bold=True, anchor="middle",
+                 squeeze=CARD_W - 6)
+    for i, line in enumerate(below):
+        out.text(x + CARD_W / 2, y + CARD_H - 7 - 9 * (len(below) - 1 - i), line, 8, "#555c63", anchor="middle",
+                 squeeze=CARD_W - 6)
     out.add("</g>")
 
 
@@ -213,7 +227,7 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
             _face(out, x, y, item.face)
         if item.note:
             out.text(x + CARD_W / 2, y + CARD_H + 11, _fit(clean(item.note), CARD_W + 4, 9), 9, INK_LIGHT,
-                     italic=True, anchor="middle")
+                     italic=True, anchor="middle", squeeze=CARD_W + 4)
     elif isinstance(item, Stack):
         out.add('<g class="stack">')
         px = x + (w - PILE_W - 6) / 2
@@ -228,7 +242,8 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
         else:
             out.rect(px, y + 6, PILE_W, PILE_H, "none", rx=5, stroke=INK_DIM, dash="4 3")
             out.text(px + PILE_W / 2, y + 6 + PILE_H / 2 + 5, "0", 14, INK_DIM, bold=True, anchor="middle")
-        out.text(x + w / 2, y + PILE_H + 6 + 11, _fit(clean(item.label), w, 9), 9, INK_LIGHT, anchor="middle")
+        out.text(x + w / 2, y + PILE_H + 6 + 11, _fit(clean(item.label), w, 9), 9, INK_LIGHT, anchor="middle",
+                 squeeze=w)
         out.add("</g>")
     elif isinstance(item, Token):
         ink = _ink(item.colour)
@@ -244,7 +259,7 @@ def _item(out: _Out, x: float, y: float, item: Item, w: float) -> None:
         out.add("</g>")
     else:
         out.add('<g class="text">')
-        for i, line in enumerate(_wrap(clean(item.text), w, 11)):
+        for i, line in enumerate(_wrap(clean(item.text, TEXT_CHARS), w, 11)):
             out.text(x, y + 12 + 15 * i, line, 11, INK_LIGHT)
         out.add("</g>")
 
@@ -256,11 +271,13 @@ Box = tuple[float, float]  # a width and a height
 def _flow(sizes: Sequence[Box], room: float, gap: float,
           breaks: Sequence[bool] = ()) -> tuple[list[Box], float, float]:
     """Places boxes of ``sizes`` left to right, wrapping at ``room`` (and before a box whose
-    ``breaks`` is true): their places, and the width and height used."""
+    ``breaks`` is true, as the next line of a text): their places, and the width and height used."""
     places: list[tuple[float, float]] = []
     x = y = row = used = 0.0
     for i, (w, h) in enumerate(sizes):
-        if x and (x + w > room or (i < len(breaks) and breaks[i])):
+        if i < len(breaks) and breaks[i] and x:  # a line of text under the one before: closer
+            x, y, row = 0.0, y + row + 1, 0.0
+        elif x and x + w > room:
             x, y, row = 0.0, y + row + gap, 0.0
         places.append((x, y))
         used = max(used, x + w)
@@ -343,8 +360,8 @@ def _header(out: _Out, scene: Scene, names: Sequence[str], frame: Frame | None, 
         who = f"{_name(names, decider)} (seat {decider})"
         if frame is not None and frame.action is not None:
             took = f" in {think_time(frame.ms)}" if frame.ms is not None else ""
-            lines += [(x, INK_LIGHT, i == 0) for i, x in enumerate(_wrap(
-                f"{who} plays: {clean(frame.action, 200)}{took}", room, 12.5, bold=True))][:2]
+            lines += [(x, INK_LIGHT, True) for x in _wrap(
+                f"{who} plays: {clean(frame.action, 200)}{took}", room, 12.5, bold=True)][:3]
         else:
             lines.append((f"▶ {who} to act", INK_LIGHT, True))
     if frame is not None and frame.legal:
@@ -368,13 +385,15 @@ def _header(out: _Out, scene: Scene, names: Sequence[str], frame: Frame | None, 
 def _facts(out: _Out, x: float, y: float, facts: Sequence[str], room: float) -> float:
     if not facts:
         return 0
-    texts = [_fit(clean(f), room - 16, 11) for f in facts]
-    sizes = [(_width(t, 11) + 16, 22.0) for t in texts]
+    # a chip a fact, of up to three lines when it is longer than the row
+    texts = [_wrap(clean(f, TEXT_CHARS), room - 16, 11)[:3] for f in facts]
+    sizes = [(max(_width(t, 11) for t in lines) + 16, 22.0 + 15 * (len(lines) - 1)) for lines in texts]
     places, _, height = _flow(sizes, room, 6)
     out.add('<g class="facts">')
-    for t, (fx, fy), (fw, fh) in zip(texts, places, sizes, strict=True):
-        out.rect(x + fx, y + fy, fw, fh, FELT_DARK, rx=11)
-        out.text(x + fx + 8, y + fy + 15, t, 11, INK_LIGHT)
+    for lines, (fx, fy), (fw, fh) in zip(texts, places, sizes, strict=True):
+        out.rect(x + fx, y + fy, fw, fh, FELT_DARK, rx=11 if len(lines) == 1 else 8)
+        for i, t in enumerate(lines):
+            out.text(x + fx + 8, y + fy + 15 + 15 * i, t, 11, INK_LIGHT)
     out.add("</g>")
     return height
 
@@ -427,7 +446,7 @@ def _lines(out: _Out, cls: str, title: str, lines: Sequence[str], x: float, y: f
         return 0
     body: list[str] = []
     for line in lines:
-        body += _wrap(clean(line, 400), room - 2 * PAD, size)
+        body += _wrap(clean(line, TEXT_CHARS), room - 2 * PAD, size)
     h = 26 + 15 * len(body) + 6
     out.add(f'<g class="{cls}">')
     out.rect(x, y, room, h, FELT_DARK, rx=8)

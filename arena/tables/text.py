@@ -40,7 +40,7 @@ def _item(item: Item) -> str:
         colour = f", {item.colour}" if item.colour != "grey" else ""
         count = f": {item.count}" if item.count != 1 else ""
         return f"({_p(item.label, 40)}{count}{colour})"
-    return _p(item.text, 200)
+    return _p(item.text, 400)
 
 
 def _wrap(head: str, words: Sequence[str], width: int, indent: int) -> Iterator[str]:
@@ -61,7 +61,7 @@ def _wrap(head: str, words: Sequence[str], width: int, indent: int) -> Iterator[
 
 def _zone(zone: Zone, width: int, indent: int) -> Iterator[str]:
     mark = "* " if zone.highlight else "  "
-    head = f"{' ' * (indent - 2)}{mark}{_p(zone.title, 40)}:"
+    head = f"{' ' * (indent - 2)}{mark}{_p(zone.title)}:"
     words: list[str] = []
     for k, item in enumerate(zone.items):
         if isinstance(item, Text):  # its words wrap like the items; a text after a text starts a line
@@ -101,7 +101,7 @@ def lines(scene: Scene, names: Sequence[str], frame: Frame | None = None, width:
             legal = [*legal[:LEGAL_LINES - 1], f"    ... ({len(frame.legal)} legal actions in all)"]
         yield from legal
     if scene.facts:
-        yield from _wrap("", [_p(f, 80) + (" |" if i < len(scene.facts) - 1 else "")
+        yield from _wrap("", [_p(f, 200) + (" |" if i < len(scene.facts) - 1 else "")
                               for i, f in enumerate(scene.facts)], width, 2)
     if scene.centre:
         yield ""
