@@ -9,10 +9,15 @@ from typing import Any
 from .components import CARDS, TITLES
 
 
+def title(name: str) -> str:
+    """``name`` (a view's card name) in the rulebook's words: "Illegal Good"."""
+    return TITLES[CARDS.index[name]]
+
+
 def a_card(name: str) -> str:
-    """``name`` (a view's card name) in the rulebook's words, with its article: "an Illegal Good"."""
-    title = TITLES[CARDS.index[name]]
-    return ("an " if title[0] in "AEIOU" else "a ") + title
+    """``name`` in the rulebook's words, with its article: "an Illegal Good"."""
+    words = title(name)
+    return ("an " if words[0] in "AEIOU" else "a ") + words
 
 
 # The actions with nothing secret in them; ``done`` ends whichever step the decision is in.
@@ -50,7 +55,7 @@ def describe_action(action: str, secret: bool) -> str:
 def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | None:
     """One line of English for a game log; ``name(seat)`` labels a seat. None: not worth a line."""
     kind, who = event["type"], name(event["seat"]) if "seat" in event else ""
-    card = event.get("card")
+    card = title(event["card"]) if event.get("card") else None  # a pile draw's is the drawer's only
     match kind:
         case "turn":
             return f"-- {who}'s turn"
@@ -64,17 +69,17 @@ def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | N
             return f"{who} passes and leaves the game"
         case "convoy":
             cards = event.get("cards")
-            return f"{who} runs a convoy of {event['count']}" + (f": {', '.join(cards)}" if cards else "")
+            return f"{who} runs a convoy of {event['count']}" + (f": {', '.join(map(title, cards))}" if cards else "")
         case "claim":
-            return f"   {who} claims with a {event['rank']}"
+            return f"   {who} claims with {a_card(event['rank'])}"
         case "decline":
             return f"   {who} declines"
         case "inspector":
-            return f"   {who} is the Inspector ({event['rank']})"
+            return f"   {who} is the Inspector ({title(event['rank'])})"
         case "bribe":
             cards = event.get("cards")
             return f"   {who} offers a bribe of {event['count']} card(s)" + (
-                f": {', '.join(cards)}" if cards else ""
+                f": {', '.join(map(title, cards))}" if cards else ""
             )
         case "silent":
             return f"   {who} stays silent"

@@ -1,4 +1,4 @@
-"""Prohis's drawn table: one seat's view, or every seat's once the game is over, laid out as a
+"""Prohis's drawn table: one seat's view, or every seat's (a finished game's full replay), laid out as a
 :class:`~arena_games.scene.Scene` in the rulebook's words (``docs/games/prohis.md``).
 
 The middle of the table holds the market, the draw pile, the convoy (face down but for the cards
