@@ -75,6 +75,13 @@ def faces(scene: Scene) -> list[str]:
     return [item.face.name for zone in zones for item in zone.items if isinstance(item, Card) and item.face]
 
 
+def texts(scene: Scene) -> list[str]:
+    """Every text of the scene; each must fit the drawers' cut (arena.tables.clean: 64 characters)."""
+    zones = scene.centre + tuple(z for area in scene.seats for z in area.zones)
+    return [scene.phase, *scene.facts, *(z.title for z in zones),
+            *(item.text for zone in zones for item in zone.items if isinstance(item, Text))]
+
+
 def shown_names(view: dict) -> set[str]:
     """Every card name the view shows (its events aside)."""
     names = set(view["hand"] + view["corruption"] + view["market"] + view["discard"] + view["selection"]
@@ -92,7 +99,7 @@ def test_a_seats_table_depends_only_on_what_it_may_see():
             continue
         for seat in range(state.num_players):
             base, shown = scene(state, seat), shown_names(state.view(seat))
-            assert set(faces(base)) <= shown
+            assert set(faces(base)) <= shown and max(map(len, texts(base))) <= 64
             # The drawing is checked on a sample of steps, once for each kind of swap.
             base_svg = drawn(state, seat) if step % 4 == 0 else None
             if base_svg:
@@ -130,6 +137,7 @@ def test_the_full_table_at_the_end_shows_every_seat_and_scores_the_round():
         views = [state.view(s) for s in range(state.num_players)]
         full = table(views)
         assert full.to_act is None and full.phase.endswith("game over")
+        assert max(map(len, texts(full))) <= 64, max(texts(full), key=len)
         for area, view in zip(full.seats, views, strict=True):
             zones = {zone.title.partition(" (")[0]: zone for zone in area.zones}
             pile = [item.face.name for item in zones["Corruption"].items if isinstance(item, Card) and item.face]

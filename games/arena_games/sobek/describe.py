@@ -1,4 +1,4 @@
-"""The readable log of a game of Sobek: one line of English per event."""
+"""The readable log of a game of Sobek (one line of English per event), and its actions in words."""
 
 from __future__ import annotations
 

@@ -161,9 +161,11 @@ def _sets(seat: int, p: dict[str, Any], v: View) -> list[Zone]:
         items: list[Item] = [card(n) for n in st["cards"]]
         if st["prosperity"]:
             items.append(Token("Prosperity", st["prosperity"], TOKEN_COLOUR["prosperity"]))
-        building = seat == v["active"] and v["set_index"] == i and v["phase"] in ("set", "add", "courtesan")
+        # Where the play is: the set being added to, or every set a Courtesan may choose from.
+        mine = seat == v["active"]
+        here = mine and (v["phase"] == "courtesan" or v["phase"] in ("set", "add") and v["set_index"] == i)
         zones.append(Zone(f"{kind} {i}: {title(st['family'])}, {_count(scarabs(st['cards']), 'scarab')}",
-                          tuple(items), highlight=building or (v["phase"] == "courtesan" and seat == v["active"])))
+                          tuple(items), highlight=here))
     return zones
 
 
@@ -185,17 +187,10 @@ def _scoring(seat: int, v: View) -> Zone | None:
             lines.append(f"set {i} ({title(st['family'])}): {value} x {_count(n, 'card')} = {points}")
         total += points
     lines.append(f"sets: {_count(total, 'point')}")
-    # The round's end, in its events: the piles counted, and a corrupt player's step back.
-    corrupted, penalty = None, 0
-    for event in v["events"]:
-        if event.get("seat") != seat:
-            continue
-        if event["type"] == "corruption":
-            corrupted = event
-        elif event["type"] == "score" and corrupted is not None:
-            penalty += event["points"]
-    if corrupted is None:
+    ended = _round_end(seat, v)
+    if ended is None:
         return None if not p["sets"] else _lines(lines)
+    _, corrupted, penalty = ended
     count, curses = corrupted["count"], p["curses"]
     held = f"{_count(count - CURSE_WEIGHT * curses, 'card')} + {_count(curses, 'Curse')} x {CURSE_WEIGHT}"
     pile = f"corruption: {held if curses else _count(count, 'card')}, {_count(corrupted['scarabs'], 'scarab')}"
@@ -206,10 +201,30 @@ def _scoring(seat: int, v: View) -> Zone | None:
         lines.append(f"the most corrupt, under {PENALTY_STEP} points of sets: no cost")
     else:  # back once per full 10 points of sets, each time to the previous space of the same symbol
         steps, before = total // PENALTY_STEP, v["scores"][seat] - penalty
-        lines.append(f"the most corrupt: {_count(steps, 'step')} back to the previous {space(before)}, "
+        lines.append(f"the most corrupt: {_count(steps, 'step')} back by {space(before)}s, "
                      f"{before} to {v['scores'][seat]}")
     lines.append(f"score: {_count(v['scores'][seat], 'point')}")
     return _lines(lines)
+
+
+def _round_end(seat: int, v: View) -> tuple[int, dict[str, Any], int] | None:
+    """``seat``'s last round end among the view's events: the points of its sets, its
+    ``corruption`` event (the pile counted) and the points a corrupt player lost; None if the view
+    was not told one since its seat's last decision."""
+    points, corrupted, penalty = 0, None, 0
+    for event in v["events"]:
+        if event["type"] == "round" and corrupted is not None:
+            break  # the next round's Guild and Deception are no part of it
+        if event.get("seat") != seat:
+            continue
+        if event["type"] == "corruption":
+            corrupted = event
+        elif event["type"] == "score":
+            if corrupted is None:
+                points = event["points"]  # the last score before the piles are counted: the sets'
+            else:
+                penalty += event["points"]
+    return None if corrupted is None else (points, corrupted, penalty)
 
 
 def _lines(lines: list[str]) -> Zone:
@@ -221,7 +236,11 @@ def _seat(seat: int, v: View, own: View | None) -> SeatArea:
     """One seat's side: its score, hand, pile and curses, sets; from ``own`` (its view) when given."""
     p, phase, active = v["players"][seat], v["phase"], v["active"]
     score = v["scores"][seat]
-    zones = [Zone("Score", (Text(_count(score, "point")), Text(f"on {_a(space(score))}")),
+    told: tuple[Item, ...] = ()
+    if phase != "over" and (ended := _round_end(seat, v)) is not None:  # a new round: how the last one ended
+        points, corrupted, penalty = ended
+        told = (Text(f"last round: +{points} from sets" + (f", {penalty} as the most corrupt" if penalty else "")),)
+    zones = [Zone("Score", (Text(_count(score, "point")), Text(f"on {_a(space(score))}"), *told),
                   highlight=phase == "start" and v["to_act"] == seat)]
     deciding = v["to_act"] == seat and phase != "over"
     # What the deciding Thief or Vizier is shown of this seat (its hand's backs, its pile's faces)
@@ -250,7 +269,7 @@ def _seat(seat: int, v: View, own: View | None) -> SeatArea:
     if phase == "over" and (scoring := _scoring(seat, v)) is not None:
         zones.append(scoring)
     status = []  # whose decision it is the drawer marks; whose turn it is, when another decides
-    if seat == v["start_player"] and phase != "over":
+    if seat == v["start_player"] and phase not in ("start", "over"):  # "start": last round's
         status.append("start player")
     if seat == active and phase != "over" and (v["extra_turn"] or v["to_act"] != seat):
         status.append("Flood: plays again" if v["extra_turn"] else "their turn")
