@@ -1,6 +1,6 @@
 """The Boss's drawn table (``arena_games.boss.table``) and its actions in words: a seat's table
-shows exactly what its view does (the perturbation of test_views.py, on the scene and on its
-SVG), the full table at the end scores as the rulebook does, and every action
+shows exactly what its view does (the perturbation of test_views.py, on the scene, its SVG and
+its text), the full table at the end scores as the rulebook does, and every action
 has words."""
 
 from __future__ import annotations
@@ -10,25 +10,20 @@ from typing import Any
 
 import pytest
 
-from arena.tables import Frame
-from arena.tables.svg import svg
 from arena_games import State
 from arena_games.boss import GAME
 from arena_games.scene import Card, Face, Scene, Text
 
+from .drawing import drawn
 from .test_views import differing_pairs, random_midgame
 from .twins import swap
 from .visibility import SIGHTS
 
 
-def drawn(scene: Scene) -> str:
-    """The scene and its picture: neither may change with what the seat cannot see."""
-    frame = Frame(step=0, last=0, decider=scene.to_act, action=None, ms=None, legal=None)
-    return repr(scene) + svg(scene, [f"seat {s}" for s in range(len(scene.seats))], frame)
-
-
 def seat_table(state: State, seat: int) -> str:
-    return drawn(GAME.table([state.view(seat)]))  # type: ignore[misc]
+    """The seat's scene and its drawings (wide and narrow SVG, text)."""
+    view = state.view(seat)
+    return repr(GAME.table([view])) + drawn("boss", [view])  # type: ignore[misc]
 
 
 def faces(scene: Scene) -> list[Face]:

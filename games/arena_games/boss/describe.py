@@ -23,13 +23,13 @@ def describe_event(event: dict[str, Any], name: Callable[[int], str]) -> str | N
             small = f" and {event['small']} small" if event.get("small") else ""
             return f"   {who} adds {event['big']} big{small} cube(s) to {title(event['boss'])}"
         case "reveal":
-            return f"   {who} reveals {title(event['card'])}"
+            return f"   {who} reveals {card_title(event['card'])}"
         case "police":
             return f"** police card: {event['card']}"
         case "last_turns":
             return "** last turns, most cubes in reserve first: " + ", ".join(map(name, event["seats"]))
         case "resolve":
-            card = f" (reward {title(event['card'])})" if "card" in event else ""
+            card = f" (reward {card_title(event['card'])})" if "card" in event else ""
             if "seat" not in event:
                 return f"   {title(event['boss'])}: nobody{card}"
             return f"   {title(event['boss'])}: {who}{card} {EFFECT_TEXT[event['effect']].format(**event)}"

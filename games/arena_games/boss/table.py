@@ -18,15 +18,13 @@ from ..core import TERMINAL, View, ranks_from_scores
 from ..scene import Card, Face, Item, Scene, SeatArea, Stack, Text, Token, Zone
 from ..views import UNKNOWN
 from .components import BADGES_TO_END, BOSSES, KINDS, NONE
-from .describe import kind_title, title
+from .describe import EFFECT_TEXT, kind_title, title
 
 # A colour per city, as the city cards' backs are coloured; Chicago, which has no cards, is black.
 CITY_COLOUR = {"new_york": "blue", "boston": "green", "detroit": "red", "kansas_city": "yellow",
                "cincinnati": "purple", "memphis": "orange", "philadelphia": "teal", "chicago": "black"}
 POLICE_FACE = {"gold": ("Gold badge", "gold"), "silver": ("Silver badge", "grey"),
                "double": ("Double badge", "brown")}
-PENALTY_WORDS = {"dies": "a big cube dies", "prison": "a big cube to prison for 2 rounds",
-                 "hospital": "a big cube to hospital for 1 round", "banished": "banished from Cincinnati"}
 PHASE_WORDS = {"turn": "reveal a card or place cubes", "cubes": "placing cubes on {boss}",
                "reveal": "reveal a card, after placing", "place": "place cubes or pass, after the reveal"}
 
@@ -88,12 +86,13 @@ def _boss_zone(v: View, position: int, boss: dict[str, Any], resolved: dict[str,
 
 
 def _taken(event: dict[str, Any], short: bool = False) -> str:
-    """A resolve event in words: who took the boss and what it did (``short``: in a word)."""
+    """A resolve event in words: who took the boss and what it did (``short``: in a word or two)."""
     if "seat" not in event:
         return "taken by nobody"
     effect = event["effect"]
-    what = (points(event["points"]) if effect == "points" else "no big cube left to lose" if effect == "no_cube"
-            else effect if short else PENALTY_WORDS[effect])
+    if not short:
+        return EFFECT_TEXT[effect].format(**event)
+    what = points(event["points"]) if effect == "points" else "no cube to lose" if effect == "no_cube" else effect
     return f"seat {event['seat']}: {what}"
 
 
@@ -154,7 +153,7 @@ def _seat_area(v: View, s: int, hand: list[str] | None, ranks: list[int] | None,
         last = f" ({player['last_round_points']} in the last round)" if v["round"] > 1 else ""
         zones.append(Zone("Points", (Text(points(player["points"]) + last),)))
     else:
-        zones.append(_scoring(v, s, ranks, resolved))
+        zones += _scoring(v, s, ranks, resolved)
     status = [w for w, on in (("dealer", v["dealer"] == s and v["phase"] != "over"),
                               ("banished", player["banished"]),
                               ("last turn due", s in v["last_turns"])) if on]
@@ -163,7 +162,7 @@ def _seat_area(v: View, s: int, hand: list[str] | None, ranks: list[int] | None,
     return SeatArea(s, tuple(zones), ", ".join(status))
 
 
-def _scoring(v: View, s: int, ranks: list[int], resolved: list[dict[str, Any]]) -> Zone:
+def _scoring(v: View, s: int, ranks: list[int], resolved: list[dict[str, Any]]) -> tuple[Zone, Zone]:
     """The rulebook's scoring: most points, then most points in the last round, then most cubes in
     reserve; the last resolution's rewards this seat took, as its events told them."""
     player = v["players"][s]
@@ -171,10 +170,8 @@ def _scoring(v: View, s: int, ranks: list[int], resolved: list[dict[str, Any]]) 
              f"tie-break 1: {points(player['last_round_points'])} in the last round",
              f"tie-break 2: {player['big'] + player['small']} cubes in reserve "
              f"({player['big']} big, {player['small']} small)"]
-    for event in resolved:
-        if event.get("seat") == s:
-            lines.append(f"last round, {title(event['boss'])}: {_taken(event).partition(': ')[2]}")
-    return Zone("Scoring", tuple(Text(line) for line in lines))
+    taken = [f"{title(e['boss'])}: {_taken(e)}" for e in resolved if e.get("seat") == s]
+    return (Zone("Scoring", tuple(map(Text, lines))), Zone("Last resolution", tuple(map(Text, taken or ["nothing"]))))
 
 
 def _phase(v: View) -> str:
@@ -210,8 +207,7 @@ def table(views: Sequence[View]) -> Scene:
     centre.append(_police_zone(v))
     centre.append(_cards_zone(v))
     if over:
-        centre.append(Zone("Scoring", (Text("Most points wins; ties: most points in the last round,"),
-                                       Text("then most cubes in reserve (big and small)."))))
+        centre.append(Zone("Scoring", (Text("Most points; ties: the last round's, then most cubes in reserve"),)))
     facts = [f"Chicago is boss card {v['chicago'] + 1} of {len(v['bosses'])}",
              f"{len(v['police'])} police card{'s' if len(v['police']) != 1 else ''} flipped, {v['police_left']} left"]
     if v["last_turn"] and not over:
