@@ -134,31 +134,39 @@ def test_the_fight_sums_guns_and_stars_and_marks_its_seats():
         assert [z for z in drawn.centre if z.highlight]  # where the next card goes
         assert drawn.seats[view["attacker"]].status.startswith("attacker")
         assert drawn.seats[view["defender"]].status.startswith("defender")
+        staked = drawn.seats[view["attacker" if phase == "backfire" else "defender"]]
+        assert [z.title for z in staked.zones if z.title.endswith(", at stake")] == [
+            next(z.title for z in staked.zones if z.title.startswith("Hideout" if view["raid"] else "Hand"))]
     assert seen["attack"] and seen["defend"] and seen["backfire"], seen
 
 
 def test_the_full_table_shows_every_seat_and_scores_the_last_round():
     ends = 0
     for step, state in games(10):
-        if not (state.is_terminal() or step == 25):
+        if not (state.is_terminal() or step == 25 or (step > 25 and state.phase_name() == "stash")):
             continue
         views = [state.view(s) for s in range(state.num_players)]
         full = table(views)
         for area, view in zip(full.seats, views, strict=True):
-            hand = next(z for z in area.zones if z.title == "Hand")
+            hand = next(z for z in area.zones if z.title.startswith("Hand"))
             hideout = next(z for z in area.zones if z.title.startswith("Hideout"))
             assert [i.face.name for i in hand.items if isinstance(i, Card) and i.face] == view["hand"]
             assert faces(Scene("bandits", "", None, (hideout,))) == view["hideout"]
+        # Each seat's own cards from its own view (a stash being made, face up), the public ones once.
+        own = [c for v in views for field in ("hand", "hideout", "stash") for c in v[field] if c != "unknown"]
+        public = [c for field in ("boneyard", "removed", "attack", "defence", "counter") for c in views[0][field]]
+        assert collections.Counter(faces(full)) == collections.Counter(own + public)
         if not state.is_terminal():
             assert full.to_act == state.current_player()
             continue
         ends += 1
-        assert full.to_act is None and full.phase == "game over"
+        assert full.to_act is None and full.phase == "Game over"
         scoring = next(z for z in full.centre if z.title.startswith("Scoring"))
         lines = [i.text for i in scoring.items if isinstance(i, Text)]
         totals = state.scores()
         for s in range(state.num_players):
-            assert lines[s].startswith(f"seat {s}: ") and lines[s].endswith(f" = {totals[s]}"), lines[s]
+            assert lines[s + 1].startswith(f"seat {s}: ") and lines[s + 1].endswith(f" = {totals[s]}"), lines
+        assert all(len(line) <= 64 for line in lines), lines  # drawn whole (arena.tables.clean cuts at 64)
         assert "wins" in lines[-1]
         # One seat's view at the end: the others' hideouts are counts, never faces.
         alone = table(views[:1])

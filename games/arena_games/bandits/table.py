@@ -83,16 +83,16 @@ def _fighting(v: View) -> bool:
 
 
 def _phase(v: View) -> str:
-    """The decision under way, in the docs' words."""
+    """The decision under way, in the docs' words (short: it heads the table)."""
     phase: str = v["phase"]
-    target = "a hideout" if v["raid"] else "a hand"
+    fight = "Raid on a hideout" if v["raid"] else "Attack on a hand"
     words = {
-        "turn": "a turn: draw, attack a hand, stash or raid a hideout",
-        "attack": f"attack on {target}: the attacker plays Outlaws and Two-Faced cards",
-        "defend": f"attack on {target}: the defender plays Lawmen and Two-Faced cards, or a Backfire",
-        "backfire": f"Backfire on an attack on {target}: the attacker defends against their own guns",
-        "stash": "a stash: loot of one kind goes face down under the hideout",
-        "over": "game over",
+        "turn": "A turn: draw, attack, stash or raid",
+        "attack": f"{fight}: the guns",
+        "defend": f"{fight}: the defence",
+        "backfire": f"{fight}: Backfire, the attacker defends",
+        "stash": "A stash, face down",
+        "over": "Game over",
     }
     return words.get(phase, phase)
 
@@ -139,17 +139,21 @@ def _seat_area(seat: int, own: View | None, public: View) -> SeatArea:
     phase, active = public["phase"], public["active"]
     zones: list[Zone] = []
     turn_here = phase == "turn" and seat == active
+    # What the fight is for: the defender's hand or hideout, the attacker's after a Backfire.
+    staked = _fighting(public) and seat == public["attacker" if phase == "backfire" else "defender"]
+    stake_hand = ", at stake" if staked and not public["raid"] else ""
+    stake_hideout = ", at stake" if staked and public["raid"] else ""
     if own is not None:
-        zones.append(Zone("Hand", tuple(card(n) for n in own["hand"]), turn_here))
+        zones.append(Zone(f"Hand{stake_hand}", tuple(card(n) for n in own["hand"]), turn_here))
     else:
-        zones.append(Zone("Hand", (Card(None),) * player["hand_size"], turn_here))
+        zones.append(Zone(f"Hand{stake_hand}", (Card(None),) * player["hand_size"], turn_here))
     if phase == "stash" and seat == active:
         stash = (own or public)["stash"]
         zones.append(Zone("Stash, going face down", tuple(card(n) for n in stash), True))
     if own is not None:
-        zones.append(Zone(f"Hideout: worth {loot(own['hideout'])}", grouped(own["hideout"])))
+        zones.append(Zone(f"Hideout: worth {loot(own['hideout'])}{stake_hideout}", grouped(own["hideout"])))
     else:
-        zones.append(Zone("Hideout", (Stack("face down", player["hideout_size"]),)))
+        zones.append(Zone(f"Hideout{stake_hideout}", (Stack("face down", player["hideout_size"]),)))
     items: list[Item] = [Token("loot", player["total"], "gold")]
     scored = _round_over(public)
     if scored is not None and phase != "over":  # at the end the Scoring zone says it all
@@ -159,36 +163,35 @@ def _seat_area(seat: int, own: View | None, public: View) -> SeatArea:
 
 
 def _scoring(views: dict[int, View], public: View) -> Zone:
-    """The end as the rulebook scores it: each hideout's loot is its last round's score, added to
-    the total; then who has enough, or the last round, or a pile too small to play on."""
+    """The end as the rulebook scores it: the loot under each hideout is its last round's score
+    (Gold Bars and Money Bags by their values; the Booby Trap and hands count nothing), added to its
+    total; then who has enough, or the last round, or a new pile too small to play on. A line a seat,
+    short enough to be drawn whole."""
     n, totals = public["num_players"], [p["total"] for p in public["players"]]
     scored = _round_over(public)
-    lines: list[Item] = []
+    lines: list[Item] = [Text("the loot under each hideout, added to its total:")]
     for s in range(n):
         hideout = views[s]["hideout"] if s in views else None
         score = scored["round_scores"][s] if scored else (loot(hideout) if hideout is not None else None)
         if score is None:  # neither the cards nor the round's scores are known to this view
             lines.append(Text(f"seat {s}: total {totals[s]}"))
             continue
-        worth = ""
-        if hideout is not None and loot(hideout) == score:
-            gold = [str(VALUE[FACE_OF[c]]) for c in hideout if KIND[FACE_OF[c]] == GOLD]
-            bags = [str(VALUE[FACE_OF[c]]) for c in hideout if KIND[FACE_OF[c]] == BAGS]
-            parts = ([f"Gold Bars {' + '.join(gold)}"] if gold else []) + (
-                [f"Money Bags {' + '.join(bags)}"] if bags else [])
-            worth = f" ({'; '.join(parts)})" if parts else " (no loot)"
-        lines.append(Text(f"seat {s}: hideout {score}{worth}, total {totals[s] - score} + {score} = {totals[s]}"))
+        parts = f"hideout {score}"
+        if hideout is not None and loot(hideout) == score:  # the cards are known: by kind
+            gold = sum(VALUE[FACE_OF[c]] for c in hideout if KIND[FACE_OF[c]] == GOLD)
+            bags = sum(VALUE[FACE_OF[c]] for c in hideout if KIND[FACE_OF[c]] == BAGS)
+            parts = " + ".join([f"Gold Bars {gold}"] * bool(gold) + [f"Money Bags {bags}"] * bool(bags)) or "no loot"
+            parts += f" = {score}" if gold and bags else ""
+        lines.append(Text(f"seat {s}: {parts}; {totals[s] - score} + {score} = {totals[s]}"))
     best, winning, rounds = max(totals), public["winning_total"], public["round"]
     leaders = [s for s in range(n) if totals[s] == best]
+    named = " and ".join(f"seat {s}" for s in leaders)
     if best >= winning and len(leaders) == 1:
-        lines.append(Text(f"seat {leaders[0]} has {best}, at least the {winning} that wins, and the highest "
-                          f"total: seat {leaders[0]} wins"))
+        lines.append(Text(f"seat {leaders[0]} wins: {best}, at least {winning}, and the highest"))
     elif rounds >= public["max_rounds"]:
-        lines.append(Text(f"{plural(rounds, 'round')} played, the last: the highest total wins ({best}: "
-                          f"{', '.join(f'seat {s}' for s in leaders)})"))
+        lines += [Text(f"round {rounds} was the last: the highest total wins"), Text(f"{best}: {named}")]
     else:
-        lines.append(Text(f"the new draw pile would be too small to play a round: the game ends, the highest "
-                          f"total wins ({best}: {', '.join(f'seat {s}' for s in leaders)})"))
+        lines += [Text("the new pile would be too small: the highest total wins"), Text(f"{best}: {named}")]
     return Zone(f"Scoring: round {rounds}", tuple(lines))
 
 
