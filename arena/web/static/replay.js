@@ -297,7 +297,7 @@
   $("prev").addEventListener("click", (e) => clicked(e, () => go(at - 1)));
   $("next").addEventListener("click", (e) => clicked(e, () => go(at + 1)));
   $("end").addEventListener("click", (e) => clicked(e, () => go(last())));
-  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("slider").addEventListener("input", (e) => { pause(); go(Number(e.target.value)); });
   $("go").hidden = true;
   $("play").hidden = false;
   $("speed-label").hidden = false;
