@@ -565,8 +565,37 @@ def game_page(request: Request, game_id: Id, account: Viewer, seat: str | None =
 def live_page(request: Request, name: str, account: Viewer) -> Response:
     with request.app.state.store() as session:
         data = live_out(session, name, account)
-        game = get_league(session, name).game
-    return _render(request, "live.html", {"live": data, "score": scorer(game)}, private=True)
+        league = get_league(session, name)
+        pictures = live_pictures(session, league, data, account)
+    return _render(request, "live.html", {"live": data, "score": scorer(league.game), "pictures": pictures},
+                   private=True)
+
+
+def live_pictures(session: Session, league: League, data: dict[str, Any], account: Account | None) -> dict[str, str]:
+    """Each running game's drawn table, at its last step, as the asker's first seat in it sees it
+    (``access.may_see_seat``): {game page: picture}. A running game is never public, so nobody
+    else gets one, and the full table nobody."""
+    if get_game(league.game).table is None:
+        return {}
+    out = {}
+    for m in data["matches"]:
+        row = live_match(session, league, m["round"], m["table"])
+        if row is None:
+            continue
+        try:
+            spec = load_spec(Path(row.record_dir) / "spec.json")
+        except SpecError:
+            continue
+        bots = _bots(session, row.bots)
+        for g in m["games"]:
+            if g["over"]:
+                continue
+            seat_bots = [bots[row.bots[spec.bot_at(g["index"], s)]][0] for s in range(spec.num_players)]
+            seen = access.Game(False, seat_bots)
+            seat = next((s for s in range(len(seat_bots)) if access.may_see_seat(account, seen, s)), None)
+            if seat is not None:
+                out[g["url"]] = f"{g['url']}/table.svg?seat={seat}"
+    return out
 
 
 @router.get(LIVE_GAME, include_in_schema=False)

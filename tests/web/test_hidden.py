@@ -272,6 +272,9 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
                 assert client.get(f"{page}/table.svg", params={"seat": "all"}).status_code == 403
             assert anonymous.get(f"{page}/table.svg").status_code == 403
             assert f"/live/0/{match['table']}/games/{game['index']}" in anonymous.get(f"/leagues/{name}/live").text
+            # the league's live page draws it for her, as her seat sees it, and for nobody else
+            assert f'<img src="{page}/table.svg?seat={a}"' in alice.get(f"/leagues/{name}/live").text
+            assert "data-live-picture" not in anonymous.get(f"/leagues/{name}/live").text
             # all of that while the game was still being played
             assert not anonymous.get(base).json()["over"]
             # in Chromium, her page follows the game as it is played: no reload, the picture at its last step
