@@ -41,7 +41,9 @@ class Replay:
     """A rebuilt game. ``steps`` are plain dicts (the API sends them as they are):
 
     - ``step``: its number; ``seat``: who decides (-1 after the game);
-    - ``action``, ``ms`` (think time), ``fallback`` (the referee played it for a failed seat),
+    - ``action``; ``said``: the action in the game's words, as the replay's seat may know it
+      (``describe_action(action, secret)``, the secret for its own steps or the full table's);
+      ``ms`` (think time), ``fallback`` (the referee played it for a failed seat),
       ``failure`` (the reason, when the seat failed at this decision): None, when hidden;
     - ``debug`` (only in a replay that shows some seat's debug texts): the deciding bot's debug
       text for this decision when its seat is one of those (else None, as when it sent none);
@@ -149,6 +151,9 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
         step = {
             "step": k, "seat": s,
             "action": d["action"] if mine else None,
+            # in the game's words, as the replay's seat may know it: another seat's secret stays
+            # unsaid even where the action is shown (a public game), so no step mixes perspectives
+            "said": spec.describe_action(d["action"], seat is None or s == seat) if mine else None,
             "ms": d.get("ms", 0.0) if mine else None,
             "fallback": bool(d.get("fallback")) if mine else None,
             "failure": (first[2] if first and first[0] == k and first[1] else "") if mine else None,
@@ -166,7 +171,7 @@ def rebuild(record: Record, seat: int | None, names: list[str] | None = None, pu
     if (record.result is not None) != over:
         raise RecordError("the record's result and the replayed game disagree on whether it is over")
     s = -1 if over else state.current_player()
-    last = {"step": k, "seat": s, "action": None, "ms": None, "fallback": None, "failure": None,
+    last = {"step": k, "seat": s, "action": None, "said": None, "ms": None, "fallback": None, "failure": None,
             "end": over, "pending": not over}
     if shown:
         last["debug"] = None

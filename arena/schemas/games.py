@@ -88,6 +88,9 @@ class StepOut(Out):
     seat: int = Field(ge=-1, description="who decides; -1 after the game")
     action: str | None = Field(description="the action; null: after the game, pending, or another seat's while the "
                                            "game is not public")
+    said: str | None = Field(None, description="the action in the game's words, as this replay's seat may know it: "
+                                               "another seat's secret is left out (a convoy's size, not its cards), "
+                                               "even in a public game; the full table says all")
     ms: float | None = Field(description="its think time as the referee charged it")
     fallback: bool | None = Field(description="the referee played it for a failed seat")
     failure: str | None = Field(description="the seat failed at this decision: the reason")

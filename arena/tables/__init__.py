@@ -73,7 +73,8 @@ def frame_of(replay: Replay, k: int) -> Frame:
     secret = replay.seat is None or replay.seat == decider
     action = None
     if step["action"] is not None:
-        action = spec.describe_action(step["action"], secret)
+        # a replay's step says it already, by the same rule (arena/replays.py): one wording
+        action = step["said"] if "said" in step else spec.describe_action(step["action"], secret)
         if step.get("failure"):
             action += f" (the bot failed: {step['failure']}; the referee played for it)"
         elif step.get("fallback"):

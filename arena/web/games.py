@@ -18,7 +18,9 @@ over, its match may be played again from its first game, with the same deals.
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,13 +32,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena_games import get_game
+from arena_games.scene import Text
 from referee.limits import LOG_CAP
 from referee.match import log_name
 from referee.records import RecordError, read_record
 from referee.spec import SpecError, load_spec
 from referee.textlog import format_score
 
-from .. import access, replays
+from .. import access, replays, tables
 from ..accounts import Account
 from ..league import cycles, get_league, live
 from ..schemas.games import GameOut, LiveOut, MatchOut, ReplayOut
@@ -85,6 +88,7 @@ class GameInfo:
     details: list[dict[str, Any]] = field(default_factory=list)  # the record's failure lines
     decisions: int = 0  # in the record, as far as it is written
     scrimmage: tuple[int, str] | None = None  # (id, game) of a scrimmage's game: never public (access.py)
+    of: int | None = None  # the games of its match, when known
 
     @property
     def game(self) -> str:
@@ -157,7 +161,7 @@ def stored_game(session: Session, game_id: int) -> GameInfo:
     return GameInfo(game.id, league, match.id, match.round, match.table, game.index, game.deal, path,
                     _seats(session, game.seats, match.bots), over=True, public=cycle.complete, cycle=cycle,
                     scores=game.scores, ranks=game.ranks, failures=game.failures, details=details,
-                    decisions=decisions)
+                    decisions=decisions, of=len(match.games))
 
 
 class Moved(Exception):
@@ -330,6 +334,41 @@ def replay_answer(request: Request, info: GameInfo, account: Account | None, sea
     return Response(replay.json(), media_type="application/json", headers=headers)
 
 
+def table_answer(request: Request, info: GameInfo, account: Account | None, seat: str | None, step: int | None,
+                 download: bool, narrow: bool = False) -> Response:
+    """One step of the replay drawn as SVG (``arena/tables``): the same seat rules as the replay
+    (no seat asked: the page's default, the full table if it may, else the asker's first seat)."""
+    if seat is None:
+        chosen = default_seat(info, account)
+        if chosen is False:
+            check_seat(info, account, None)  # refuses: nothing of this game is the asker's to see
+            chosen = None
+    else:
+        chosen = parse_seat(info, seat)
+        check_seat(info, account, chosen)
+    assert chosen is not False
+    replay = load_replay(info, chosen, account)
+    at = len(replay.steps) - 1 if step is None else min(max(step, 0), len(replay.steps) - 1)
+    from ..tables.svg import svg  # the drawer loads on the first picture, not with every page
+
+    try:
+        picture = svg(tables.scene_of(replay, at), replay.names, tables.frame_of(replay, at), narrow=narrow)
+    except ValueError as exc:  # a game without a drawn table
+        raise HTTPException(404, str(exc)) from None
+    # a picture of a game not public yet shows what only some may see; a seat's cards, kept private anyway
+    headers = dict(PRIVATE) if not info.public or chosen is not None else {}
+    if download:
+        where = f"game-{info.id}" if info.id is not None and info.scrimmage is None else \
+            f"{info.home[0].replace(' ', '-')}-game-{info.index}"
+        view = "full" if chosen is None else f"seat{chosen}"
+        headers["content-disposition"] = f'attachment; filename="{where}-{view}-step{at}.svg"'
+    headers["vary"] = "accept-encoding"
+    if "gzip" in request.headers.get("accept-encoding", ""):  # 20-40 kB of repetitive XML: a sixth or less
+        headers["content-encoding"] = "gzip"
+        return Response(gzip.compress(picture.encode(), compresslevel=6), media_type="image/svg+xml", headers=headers)
+    return Response(picture, media_type="image/svg+xml", headers=headers)
+
+
 def _iso(value: Any) -> str:
     return value.isoformat() if value is not None else ""
 
@@ -379,6 +418,8 @@ def live_out(session: Session, league_name: str, account: Account | None) -> dic
 # -- the API ---------------------------------------------------------------------------------------------
 SeatQuery = Annotated[str | None, Query(description="a seat number, or 'all' (the default): the full table")]
 StepQuery = Annotated[int | None, Query(description="one step only (0 is the first decision)")]
+DownloadQuery = Annotated[bool, Query(description="1: sent as a file to save (content-disposition: attachment)")]
+NarrowQuery = Annotated[bool, Query(description="1: drawn for a phone's width (the seats in one column)")]
 
 
 @router.get(API + "/matches/{match_id}", tags=["games"], response_model=MatchOut)
@@ -468,6 +509,33 @@ def api_live_replay(request: Request, name: str, round_: Number, table: str, ind
     return replay_answer(request, info, account, seat, step)
 
 
+# -- a step drawn -----------------------------------------------------------------------------------------
+@router.get("/games/{game_id}/table.svg", include_in_schema=False)  # a page's picture (docs/api.md)
+def game_table(request: Request, game_id: Id, account: Viewer, seat: SeatQuery = None, step: StepQuery = None,
+               download: DownloadQuery = False, narrow: NarrowQuery = False) -> Response:
+    """The table at step ``step`` (default: the last) as ``seat`` saw it, or the full table
+    (``all``), drawn as SVG; no seat: the replay page's default (the full table if you may see it,
+    else your first seat)."""
+    with request.app.state.store() as session:
+        info = stored_game(session, game_id)
+    return table_answer(request, info, account, seat, step, download, narrow)
+
+
+@router.get(LIVE_GAME + "/table.svg", include_in_schema=False)
+def live_game_table(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer,
+                    seat: SeatQuery = None, step: StepQuery = None, download: DownloadQuery = False,
+                    narrow: NarrowQuery = False) -> Response:
+    """A running game's table at a step, as ``seat`` saw it (to the owner of its bot only); once
+    its match is stored, a redirect to the stored game's."""
+    with request.app.state.store() as session:
+        try:
+            info = live_game(session, name, round_, table, index)
+        except Moved as moved:
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(f"/games/{moved.game_id}/table.svg{query}", status_code=307)
+    return table_answer(request, info, account, seat, step, download, narrow)
+
+
 # -- the pages ---------------------------------------------------------------------------------------------
 def _render(request: Request, template: str, context: dict[str, Any], private: bool = False) -> Response:
     response = render(request, template, context)
@@ -497,8 +565,37 @@ def game_page(request: Request, game_id: Id, account: Viewer, seat: str | None =
 def live_page(request: Request, name: str, account: Viewer) -> Response:
     with request.app.state.store() as session:
         data = live_out(session, name, account)
-        game = get_league(session, name).game
-    return _render(request, "live.html", {"live": data, "score": scorer(game)}, private=True)
+        league = get_league(session, name)
+        pictures = live_pictures(session, league, data, account)
+    return _render(request, "live.html", {"live": data, "score": scorer(league.game), "pictures": pictures},
+                   private=True)
+
+
+def live_pictures(session: Session, league: League, data: dict[str, Any], account: Account | None) -> dict[str, str]:
+    """Each running game's drawn table, at its last step, as the asker's first seat in it sees it
+    (``access.may_see_seat``): {game page: picture}. A running game is never public, so nobody
+    else gets one, and the full table nobody."""
+    if get_game(league.game).table is None:
+        return {}
+    out = {}
+    for m in data["matches"]:
+        row = live_match(session, league, m["round"], m["table"])
+        if row is None:
+            continue
+        try:
+            spec = load_spec(Path(row.record_dir) / "spec.json")
+        except SpecError:
+            continue
+        bots = _bots(session, row.bots)
+        for g in m["games"]:
+            if g["over"]:
+                continue
+            seat_bots = [bots[row.bots[spec.bot_at(g["index"], s)]][0] for s in range(spec.num_players)]
+            seen = access.Game(False, seat_bots)
+            seat = next((s for s in range(len(seat_bots)) if access.may_see_seat(account, seen, s)), None)
+            if seat is not None:
+                out[g["url"]] = f"{g['url']}/table.svg?seat={seat}"
+    return out
 
 
 @router.get(LIVE_GAME, include_in_schema=False)
@@ -526,16 +623,60 @@ def game_page_of(request: Request, info: GameInfo, account: Account | None, seat
     game = game_out(info, account)
     context: dict[str, Any] = {"info": info, "game": game, "replay": replay, "seat": chosen,
                                "seat_param": "all" if chosen is None else chosen, "score": scorer(info.game)}
+    spec = get_game(info.game)
+    context["heading"] = heading(info)
     if replay is not None:
-        spec = get_game(info.game)
         last = len(replay.steps) - 1
         at = last if step is None else min(max(step, 0), last)
-        context.update(step=replay.steps[at], at=at, last=last,
-                       layout=layout(info.game, replay, replay.steps[at]),
+        drawn = spec.table is not None
+        context.update(step=replay.steps[at], at=at, last=last, drawn=drawn, picture=f"{info.page}/table.svg",
+                       layout=layout(info.game, replay, replay.steps[at]), **summary(replay, drawn),
                        config={"api": f"{info.api}/replay", "names": info.names(),
+                               "svg": f"{info.page}/table.svg" if drawn else None,
                                "first": list(spec.view_first), "seat_fields": list(spec.seat_fields),
                                "meta": list(META), "live": not info.over})
     return _render(request, "game.html", context, private=not info.public or bool(replay and replay.debug))
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def heading(info: GameInfo) -> dict[str, Any]:
+    """The page's title in words, counted as a person counts (the 1st game, not game 0); a stored
+    game is named by its id, as its address is."""
+    nth = ordinal(info.index + 1)
+    if info.scrimmage is not None:
+        title = f"{nth} game of scrimmage {info.scrimmage[0]}"
+    elif info.id is not None:
+        title = f"Game {info.id} · {nth} of match {info.match_id}"
+    else:
+        title = f"{nth} game of a match being played"
+    found = re.fullmatch(r"c\d+d(\d+)", info.deal)  # arena/league/schedule.py's codes: the round tells the cycle
+    deal = f"deal {int(found[1]) + 1}" if found else f"deal {info.deal}"
+    return {"title": title[0].upper() + title[1:], "nth": nth, "of": info.of, "deal": deal}
+
+
+def summary(replay: replays.Replay, drawn: bool) -> dict[str, Any]:
+    """The end of the game as the replay's seat knows it: a line a seat, best first, and the
+    scoring as the game's drawn table breaks it down at the end (its zones titled "Scoring...",
+    the table's and each seat's: ``[(whose, title, lines)]``)."""
+    if replay.result is None:
+        return {"summary": (), "breakdown": ()}
+    last = len(replay.steps) - 1
+    breakdown: list[tuple[str, str, list[str]]] = []
+    if drawn:
+        try:
+            scene = tables.scene_of(replay, last)
+        except Exception:  # noqa: BLE001 - a drawing that fails leaves the page as it was
+            scene = None
+        areas = [("the table", scene.centre)] if scene else []
+        areas += [(f"seat {a.seat} · {replay.names[a.seat]}", a.zones) for a in scene.seats] if scene else []
+        breakdown = [(whose, zone.title, [item.text for item in zone.items if isinstance(item, Text)])
+                     for whose, zones in areas for zone in zones if zone.title.startswith("Scoring")]
+    return {"summary": tables.frame_of(replay, last).result, "breakdown": breakdown}
 
 
 def scorer(game: str) -> Callable[[int], str]:

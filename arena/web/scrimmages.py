@@ -30,7 +30,20 @@ from ..schemas.scrimmages import CreateScrimmage, ScrimmageOut
 from ..store import Bot, Entry
 from .answers import API, render
 from .auth import SignedIn, Viewer
-from .games import PRIVATE, GameInfo, SeatInfo, game_out, game_page_of, output_answer, replay_answer
+from .games import (
+    PRIVATE,
+    DownloadQuery,
+    GameInfo,
+    NarrowQuery,
+    SeatInfo,
+    SeatQuery,
+    StepQuery,
+    game_out,
+    game_page_of,
+    output_answer,
+    replay_answer,
+    table_answer,
+)
 from .ids import Id, Number
 
 router = APIRouter()
@@ -231,6 +244,15 @@ def scrimmage_page(request: Request, scrimmage_id: Id, account: Viewer) -> Respo
     response = render(request, "scrimmage.html", {"s": data, "names": names})
     response.headers.update(PRIVATE)
     return response
+
+
+@router.get("/scrimmages/{scrimmage_id}/games/{number}/table.svg", include_in_schema=False)
+def game_table(request: Request, scrimmage_id: Id, number: Number, account: Viewer, seat: SeatQuery = None,
+               step: StepQuery = None, download: DownloadQuery = False, narrow: NarrowQuery = False) -> Response:
+    """A scrimmage's game at a step, drawn as SVG, as one of your seats saw it (the full table: never)."""
+    with _store(request)() as session:
+        info = scrimmage_game(session, account, scrimmage_id, number)
+    return table_answer(request, info, account, seat, step, download, narrow)
 
 
 @router.get("/scrimmages/{scrimmage_id}/games/{number}", include_in_schema=False)

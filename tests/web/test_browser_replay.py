@@ -16,6 +16,7 @@ from arena.store import Game, League, Match
 
 from .conftest import screenshot, sign_in, wait_for
 from .tables import shown_cards, view_cards
+from .test_browser_pages import phone
 
 
 def at(driver) -> tuple[str, int]:
@@ -109,3 +110,61 @@ def test_stepping_jumping_and_switching_seats_in_the_replay_viewer(league_site, 
         check_cards(driver, alice, game.id, "all", 0)
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"]
     assert errors == [], errors  # no script error, no inline script or style refused
+
+
+def picture(driver) -> tuple[str, int]:
+    """The seat and step the drawn table's <img> shows, once it has loaded."""
+    img = driver.find_element(By.ID, "picture")
+    wait_for(driver, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img),
+             "the drawn table to load")
+    query = parse_qs(urlparse(img.get_attribute("src")).query)
+    return query["seat"][0], int(query["step"][0])
+
+
+def test_the_drawn_table_steps_plays_and_opens_at_a_linked_step(league_site, browser):
+    site, driver = league_site, browser
+    with site.store() as session:
+        game = session.scalars(select(Game).join(Match).join(League, League.id == Match.league_id)
+                               .where(League.name == "web", Game.index == 0).order_by(Game.id)).first()
+    driver.delete_all_cookies()  # anyone: the game is public
+    driver.get(f"{site.url}/games/{game.id}?seat=1&step=5")  # a link to a step opens that picture
+    wait_for(driver, lambda d: d.find_element(By.ID, "replay").get_attribute("data-ready") == "true",
+             "the replay viewer to load")
+    assert picture(driver) == ("1", 5) and at(driver) == ("1", 5)
+    assert driver.title.startswith(f"Game {game.id} · 1st of match {game.match_id}")
+    assert driver.find_element(By.ID, "game-title").text.startswith(f"Game {game.id} · the 1st of ")
+    last = int(driver.find_element(By.ID, "last").text)
+
+    press(driver, Keys.ARROW_RIGHT)
+    arrive(driver, "1", 6)
+    wait_for(driver, lambda d: picture(d) == ("1", 6), "the picture of step 6")
+    assert driver.find_element(By.ID, "at").text == "6"
+    assert "step=6" in driver.find_element(By.ID, "download").get_attribute("href")
+    press(driver, Keys.END)
+    wait_for(driver, lambda d: picture(d) == ("1", last), "the picture after the game")
+    assert driver.find_element(By.ID, "step-head").text == "After the game"
+    assert driver.find_element(By.ID, "summary").is_displayed()
+    press(driver, Keys.HOME)
+    wait_for(driver, lambda d: picture(d) == ("1", 0), "the first picture")
+    press(driver, Keys.SPACE)  # play, 2 steps a second
+    wait_for(driver, lambda d: at(d)[1] >= 2, "the replay to play", seconds=5)
+    press(driver, Keys.SPACE)  # pause
+    paused = at(driver)[1]
+    driver.execute_script("return new Promise((done) => setTimeout(done, 800))")
+    assert at(driver)[1] == paused
+    wait_for(driver, lambda d: picture(d) == ("1", paused), "the picture where it paused")
+    driver.find_element(By.CSS_SELECTOR, '[data-seat-choice="all"]').click()
+    wait_for(driver, lambda d: picture(d) == ("all", paused), "the full table's picture")
+    screenshot(driver, "replay-drawn")
+
+    phone(driver, 390)  # a phone: the narrow drawing, nothing wider than the screen
+    try:
+        driver.get(f"{site.url}/games/{game.id}?seat=0&step={last}")
+        picture(driver)
+        assert "narrow=1" in driver.execute_script("return document.getElementById('picture').currentSrc")
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        screenshot(driver, "replay-phone")
+    finally:
+        phone(driver, 1280)
+    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"]
+    assert errors == [], errors

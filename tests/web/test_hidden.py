@@ -23,6 +23,7 @@ import threading
 import time
 
 import pytest
+from selenium.webdriver.common.by import By
 from sqlalchemy import select
 
 from arena.bots.images import PYTHON_BASE
@@ -37,6 +38,7 @@ from arena_protocol.proto import arena_pb2 as pb
 from referee.records import read_record
 
 from ..docker_fixtures import ROOT, TEST_IMAGES
+from .conftest import sign_in, wait_for
 from .local_match import local_match
 
 THINK_WORK = 4_000_000  # loop iterations per decision: a few hundred ms of CPU
@@ -192,7 +194,7 @@ def thinker_image(docker_client) -> str:
 
 
 def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, docker_client, sample_images,
-                                                                  thinker_image):
+                                                                  thinker_image, browser):
     site, name = league_site, "live-replays"
     store = site.store
     create_league(store, name, "prohis", 3, {}, ScheduleOptions(deals=1, decision_ms=10_000, bank_ms=60_000),
@@ -260,9 +262,33 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
             assert f'<section class="view" data-seat="{a}">' in html and "data-card" in html
             assert f'data-seat="{b}"' not in html
             assert bob.get(page, params={"seat": a}).status_code == 403
+            # the drawn table: the same rules, the same secrecy (tests/web/test_table_svg.py for a stored game)
+            drawn = alice.get(f"{page}/table.svg", params={"seat": a})
+            assert drawn.status_code == 200 and drawn.headers["content-type"] == "image/svg+xml"
+            assert "no-store" in drawn.headers["cache-control"] and 'id="picture"' in html
+            for client, seat in ((alice, b), (bob, a), (admin, a), (anonymous, a)):
+                assert client.get(f"{page}/table.svg", params={"seat": seat}).status_code == 403
+            for client in (alice, admin, anonymous):
+                assert client.get(f"{page}/table.svg", params={"seat": "all"}).status_code == 403
+            assert anonymous.get(f"{page}/table.svg").status_code == 403
             assert f"/live/0/{match['table']}/games/{game['index']}" in anonymous.get(f"/leagues/{name}/live").text
+            # the league's live page draws it for her, as her seat sees it, and for nobody else
+            assert f'<img src="{page}/table.svg?seat={a}"' in alice.get(f"/leagues/{name}/live").text
+            assert "data-live-picture" not in anonymous.get(f"/leagues/{name}/live").text
             # all of that while the game was still being played
             assert not anonymous.get(base).json()["over"]
+            # in Chromium, her page follows the game as it is played: no reload, the picture at its last step
+            sign_in(browser, site.url, "alice")
+            browser.get(f"{site.url}{page}?seat={a}")
+            wait_for(browser, lambda d: d.find_element(By.ID, "replay").get_attribute("data-ready") == "true",
+                     "the live replay viewer")
+            browser.execute_script("window.notReloaded = true")
+            first = int(browser.find_element(By.ID, "last").text)
+            wait_for(browser, lambda d: int(d.find_element(By.ID, "last").text) > first, "a new decision", seconds=15)
+            assert browser.execute_script("return window.notReloaded === true")
+            last = browser.find_element(By.ID, "last").text
+            wait_for(browser, lambda d: d.find_element(By.ID, "picture").get_attribute("src").endswith(f"step={last}")
+                     or int(d.find_element(By.ID, "last").text) > int(last), "the picture to follow")
     finally:
         runner.join(600)
     assert outcome["summary"].games_run == 3
@@ -272,6 +298,8 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
         # stored: the game's live address leads to it; hidden still, its cycle has 1 of 3 matches stored
         moved = anonymous.get(f"/leagues/{name}/live/0/{match['table']}/games/{game['index']}")
         assert moved.status_code == 303 and moved.headers["location"].startswith("/games/")
+        svg = anonymous.get(f"/leagues/{name}/live/0/{match['table']}/games/{game['index']}/table.svg?seat={a}")
+        assert svg.status_code == 307 and svg.headers["location"] == f"{moved.headers['location']}/table.svg?seat={a}"
         assert anonymous.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": "all"}).status_code == 403
         assert alice.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": a}).status_code == 200
         assert "1 of its 3 matches stored" in anonymous.get(moved.headers["location"]).text

@@ -151,7 +151,8 @@ def test_who_sees_what(scrim):
             site.client() as anonymous:
         assert bob.get(url).json()["results"] == done["results"]  # an opponent's owner sees it happened
         for nobody in (admin, anonymous):  # not theirs: as if there were none
-            for path in (url, f"{url}/games/0", replay, done["url"], f"{done['url']}/games/0"):
+            for path in (url, f"{url}/games/0", replay, done["url"], f"{done['url']}/games/0",
+                         f"{done['url']}/games/0/table.svg"):
                 assert nobody.get(path).status_code == 404, path
         assert all(s["id"] != done["id"] for s in admin.get("/api/v1/scrimmages").json())
         assert [s["id"] for s in bob.get("/api/v1/scrimmages").json()].count(done["id"]) == 1
@@ -165,6 +166,12 @@ def test_who_sees_what(scrim):
             assert [s["visible"] for s in info["seats"]] == [s == mine for s in range(3)]
             page = client.get(f"{done['url']}/games/{game['number']}")
             assert page.status_code == 200 and 'id="replay"' in page.text and 'id="scrimmage-private"' in page.text
+            drawn = f"{done['url']}/games/{game['number']}/table.svg"  # the drawn step: the same rules
+            got = client.get(drawn, params={"seat": mine, "step": 2})
+            assert got.status_code == 200 and got.headers["content-type"] == "image/svg+xml"
+            assert got.headers["cache-control"] == "private, no-store" and f'src="{drawn}?seat=' in page.text
+            for seat in (theirs, other, "all"):
+                assert client.get(drawn, params={"seat": seat}).status_code == 403, seat
             # its bot's output in that match: to its owner, a link on the game; anyone else 404
             output = info["seats"][mine]["output"]
             assert output and all(s["output"] is None for s in info["seats"] if s["seat"] != mine)

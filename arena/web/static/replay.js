@@ -1,10 +1,12 @@
 // The replay viewer: steps through a game's decisions without reloading the page.
 //
 // The page (games.py, game.html) renders one step on the server, with links that work without
-// JavaScript. This script fetches every step of the chosen seat from the API once, then steps
-// forward and back (buttons, arrow keys, Home/End), jumps (the slider, the step list) and
-// switches seat, drawing the table with the same markup as templates/_table.html. Everything
-// it shows came from a bot or an author at some point: it is set as text, never as HTML.
+// JavaScript: the drawn table (an <img> of the step's SVG, drawn on the server by arena/tables)
+// and the step as data. This script fetches every step of the chosen seat from the API once,
+// then steps forward and back (buttons, arrow keys, Home/End), plays (space, at a chosen speed),
+// jumps (the slider, the step list) and switches seat: it points the <img> at the step's SVG
+// (preloading the neighbours) and draws the data with the same markup as templates/_table.html.
+// Everything it shows came from a bot or an author at some point: it is set as text, never as HTML.
 (() => {
   "use strict";
   const root = document.getElementById("replay");
@@ -35,6 +37,7 @@
   const isSeat = (s) => Number.isInteger(s) && s >= 0 && s < names.length;
 
   function seatRef(s) {
+    if (s === -1) return "nobody"; // a seat field with no seat in it (no inspector yet, nobody to act)
     return isSeat(s) ? el("span", { class: "seat-ref", "data-seat-ref": s }, `${s} · ${names[s]}`) : String(s);
   }
 
@@ -83,6 +86,7 @@
         ...keys.map((k) => el("td", { "data-field": k }, value(p[k], k)))))));
   }
 
+  // The action in words as the viewed seat may know it (the step's "said", arena/replays.py).
   function stepHead(step) {
     const p = el("p", { class: "step-head", id: "step-head" });
     if (step.end) {
@@ -91,8 +95,9 @@
       p.append(el("strong", {}, `Step ${step.step}`), ": ", seatRef(step.seat), " is deciding now");
     } else {
       p.append(el("strong", {}, `Step ${step.step}`), ": ", seatRef(step.seat));
-      if (step.action !== null) {
-        p.append(" plays ", el("code", { class: "action" }, step.action), ` in ${step.ms.toFixed(1)} ms`);
+      if (step.said !== null && step.said !== undefined) {
+        p.append(" ", el("span", { class: "action", id: "said" }, step.said), " ",
+          el("span", { class: "muted" }, `in ${step.ms.toFixed(1)} ms`));
         if (step.fallback) p.append(" ", el("span", { class: "badge bad" }, "fallback"));
         if (step.failure) p.append(" ", el("span", { class: "badge bad" }, `failed: ${step.failure}`));
       } else {
@@ -129,7 +134,7 @@
   }
 
   function table(step) {
-    const parts = [stepHead(step), stepDebug(step)];
+    const parts = [];
     const lay = layout(step);
     if (step.views) {
       parts.push(el("section", { class: "view shared" }, el("h3", {}, "The table"), fields(step.views[0], lay.fields)));
@@ -157,8 +162,8 @@
   function stepLabel(step) {
     if (step.end) return "end of the game";
     if (step.pending) return `${step.step} · seat ${step.seat} is deciding`;
-    if (step.action === null) return `${step.step} · seat ${step.seat} decides`;
-    return `${step.step} · seat ${step.seat}: ${step.action} · ${step.ms.toFixed(1)} ms${step.fallback ? " [fallback]" : ""}`
+    if (step.said === null || step.said === undefined) return `${step.step} · seat ${step.seat} decides`;
+    return `${step.step} · seat ${step.seat}: ${step.said} · ${step.ms.toFixed(1)} ms${step.fallback ? " [fallback]" : ""}`
       + (step.debug ? " · debug" : "");
   }
 
@@ -172,8 +177,37 @@
       el("li", { "data-step": step.step }, el("a", { href: link(seat, step.step) }, stepLabel(step)))));
   }
 
+  // The drawn table: the step's SVG, its neighbours fetched ahead so stepping shows them at once.
+  const picture = (s, k) => `${config.svg}?seat=${encodeURIComponent(s)}&step=${k}`;
+  const preloaded = new Map(); // url -> Image, the last few
+  const narrow = window.matchMedia("(max-width: 600px)"); // as the page's <source>
+  function preload(k) {
+    if (!config.svg || k < 0 || k > last()) return;
+    const url = picture(seat, k) + (narrow.matches ? "&narrow=1" : "");
+    if (preloaded.has(url)) return;
+    const image = new Image();
+    image.src = url;
+    preloaded.set(url, image);
+    if (preloaded.size > 12) preloaded.delete(preloaded.keys().next().value);
+  }
+
+  function drawPicture() {
+    const img = $("picture");
+    if (!img || !config.svg) return;
+    const url = picture(seat, at);
+    if (img.getAttribute("src") !== url) img.setAttribute("src", url);
+    $("picture-narrow").srcset = `${url}&narrow=1`; // a phone's width: the seats in one column
+    img.alt = `the table at step ${at}` + (seat === "all" ? ", every seat's cards" : `, as seat ${seat} saw it`);
+    $("download").href = `${url}&download=1`;
+    preload(at + 1);
+    preload(at - 1);
+    if (timer) preload(at + 2);
+  }
+
   function draw() {
     const step = replay.steps[at];
+    $("step-top").replaceChildren(...[stepHead(step), stepDebug(step)].filter((part) => part !== null));
+    drawPicture();
     const box = $("table");
     box.replaceChildren(...table(step).filter((part) => part !== null));
     box.dataset.seat = seat;
@@ -211,6 +245,27 @@
     return true;
   }
 
+  // Play: a step every 1/speed seconds, until the last step (or a pause).
+  let timer = null;
+  function pause() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    $("play").textContent = "▶";
+    $("play").setAttribute("aria-pressed", "false");
+  }
+  function play() {
+    if (!replay) return;
+    if (at >= last()) go(0);
+    pause();
+    $("play").textContent = "⏸";
+    $("play").setAttribute("aria-pressed", "true");
+    timer = setInterval(() => {
+      if (at >= last() && !config.live) pause();
+      else if (at < last()) go(at + 1);
+    }, 1000 / Number($("speed").value));
+  }
+  const toggle = () => (timer ? pause() : play());
+
   async function fetchReplay(s) {
     const reply = await fetch(`${config.api}?seat=${encodeURIComponent(s)}`,
       { credentials: "same-origin", headers: { accept: "application/json" } });
@@ -222,11 +277,12 @@
     try {
       replays[s] = replays[s] || await fetchReplay(s);
     } catch (error) {
-      $("table").replaceChildren(el("p", { class: "error" }, `Cannot load that view: ${error.message}`));
+      $("step-top").replaceChildren(el("p", { class: "error" }, `Cannot load that view: ${error.message}`));
       return;
     }
     seat = s;
     replay = replays[s];
+    preloaded.clear();
     at = Math.min(at, last());
     drawSteps();
     draw();
@@ -241,8 +297,12 @@
   $("prev").addEventListener("click", (e) => clicked(e, () => go(at - 1)));
   $("next").addEventListener("click", (e) => clicked(e, () => go(at + 1)));
   $("end").addEventListener("click", (e) => clicked(e, () => go(last())));
-  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("slider").addEventListener("input", (e) => { pause(); go(Number(e.target.value)); });
   $("go").hidden = true;
+  $("play").hidden = false;
+  $("speed-label").hidden = false;
+  $("play").addEventListener("click", toggle);
+  $("speed").addEventListener("change", () => { if (timer) play(); });
   $("controls").addEventListener("submit", (e) => { if (replay) e.preventDefault(); });
   $("steps").addEventListener("click", (e) => {
     const item = e.target.closest("li[data-step]");
@@ -259,21 +319,44 @@
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const target = e.target;
     if (target.closest && target.closest("input, textarea, select")) return; // the slider has its own keys
+    if (e.key === " " && !(target.closest && target.closest("button, summary"))) { // a focused button's space is its own
+      toggle();
+      e.preventDefault();
+      return;
+    }
     const moves = { ArrowLeft: () => at - 1, ArrowRight: () => at + 1, Home: () => 0, End: () => last() };
+    if (moves[e.key]) pause();
     if (moves[e.key] && go(moves[e.key]())) e.preventDefault();
   });
 
-  // A game being played: new decisions are fetched every few seconds, followed if the viewer is
-  // at the last step; when the game ends the page is loaded again (with its result).
+  // A game being played: its last step is asked for every 1.5 s (one step: small), and on a new
+  // decision the whole replay, followed if the viewer is at the last step (the picture too); when
+  // the game ends the page is loaded again (with its result).
+  let polling = false;
   async function poll() {
+    if (polling) return;
+    polling = true;
+    try {
+      await pollOnce();
+    } finally {
+      polling = false;
+    }
+  }
+
+  async function pollOnce() {
     let fresh;
     try {
+      const reply = await fetch(`${config.api}?seat=${encodeURIComponent(seat)}&step=1000000000`,
+        { credentials: "same-origin", headers: { accept: "application/json" } });
+      if (!reply.ok) return;
+      const tip = await reply.json();
+      if (tip.over) {
+        location.reload();
+        return;
+      }
+      if (tip.decisions === replay.decisions) return;
       fresh = await fetchReplay(seat);
     } catch (error) {
-      return;
-    }
-    if (fresh.over) {
-      location.reload();
       return;
     }
     const following = at === last();
@@ -286,6 +369,6 @@
 
   show(seat).then(() => {
     root.dataset.ready = "true";
-    if (config.live) setInterval(poll, 3000);
+    if (config.live) setInterval(poll, 1500);
   });
 })();
