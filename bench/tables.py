@@ -14,6 +14,7 @@ import gzip
 import json
 import random
 import time
+from collections.abc import Sequence
 
 import click
 
@@ -24,7 +25,7 @@ from arena_games import GAMES, get_game
 from .common import Report, pin_to_one_core
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
