@@ -312,7 +312,7 @@ class GrpcSeat(Seat):
         return failure
 
     async def _lost(self, what: str) -> Failure:
-        if self.server is not None and self.server.closing is not None:
+        if self.server is not None and self.server.crowded:
             return Failure(MALFORMED, f"{what}: the bot opened a second stream, and its connection was closed")
         status = await self.exit_status(0.5)
         if status:

@@ -167,6 +167,9 @@ class SeatServer:
         self.socket_path = socket_path
         self.stream: asyncio.Future[Connection] = asyncio.get_running_loop().create_future()
         self.closing: asyncio.Future[None] | None = None  # closed because of a second stream
+        # a second stream came while the first was open (not after the bot ended the first itself:
+        # a reconnect is the first stream's disconnect, whenever the referee reads of it)
+        self.crowded = False
         self.server = grpc.aio.server(options=SERVER_OPTIONS)
         handler = grpc.method_handlers_generic_handler("arena.v1.Referee", {
             "Play": grpc.stream_stream_rpc_method_handler(
@@ -188,6 +191,7 @@ class SeatServer:
 
     async def _play(self, request_iterator: Any, context: StreamContext) -> None:
         if self.stream.done():
+            self.crowded |= not self.stream.cancelled() and self.stream.result().open
             if self.closing is None:  # not from here: stopping the server cancels this handler
                 self.closing = asyncio.ensure_future(self.server.stop(grace=None))
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, "one stream per bot: closing the connection")

@@ -126,7 +126,9 @@ def test_the_replay_page_says_the_game_in_words_as_its_seat_may_know_it(league_s
     with league_site.client() as anonymous:
         page = anonymous.get(f"/games/{public[0]}").text
         title = re.search(r'<h1 id="game-title">(.*?)</h1>', page, re.S)[1]
-        assert re.sub(r"<[^>]+>", "", title).startswith(f"Game {public[0]} · the 1st of 3 games of match ")
+        with league_site.store() as session:  # 3, or 4 once test_hidden.py has added a game to the match
+            count = len(session.get_one(Match, session.get_one(Game, public[0]).match_id).games)
+        assert re.sub(r"<[^>]+>", "", title).startswith(f"Game {public[0]} · the 1st of {count} games of match ")
         assert f"<title>Game {public[0]} · 1st of match" in page and "Game 0" not in page
         assert 'id="summary"' in page and 'id="breakdown"' in page  # the end: its ranks, its scoring
         assert HOSTILE not in page and "&lt;script&gt;alert(1)&lt;/script&gt;@prohis" in page
