@@ -205,6 +205,18 @@ def live_game(session: Session, league_name: str, round_: int, table: str, index
                     decisions=len(record.decisions))
 
 
+def live_or_moved(request: Request, name: str, round_: int, table: str, index: int, stored: str,
+                  keep_query: bool = True, status: int = 307) -> GameInfo | RedirectResponse:
+    """A game being played, or, its match stored since, a redirect to ``stored`` (its ``{id}`` the
+    stored game's), with the asked query kept."""
+    with request.app.state.store() as session:
+        try:
+            return live_game(session, name, round_, table, index)
+        except Moved as moved:
+            query = f"?{request.url.query}" if keep_query and request.url.query else ""
+            return RedirectResponse(stored.format(id=moved.game_id) + query, status_code=status)
+
+
 # -- what an asker may see ------------------------------------------------------------------------
 def parse_seat(info: GameInfo, seat: str | None) -> int | None:
     """``seat`` as asked: a seat number, or None for the full table (``all`` or nothing)."""
@@ -485,11 +497,9 @@ LIVE_GAME = "/leagues/{name}/live/{round_}/{table}/games/{index}"
 @router.get(API + LIVE_GAME, tags=["games"], response_model=GameOut)
 def api_live_game(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer) -> Response:
     """A game of a match being played (once the match is stored: a redirect to its game)."""
-    with request.app.state.store() as session:
-        try:
-            info = live_game(session, name, round_, table, index)
-        except Moved as moved:
-            return RedirectResponse(f"{API}/games/{moved.game_id}", status_code=307)
+    info = live_or_moved(request, name, round_, table, index, f"{API}/games/{{id}}", keep_query=False)
+    if isinstance(info, RedirectResponse):
+        return info
     return Response(GameOut(**game_out(info, account)).model_dump_json(),
                     media_type="application/json", headers=PRIVATE)
 
@@ -500,12 +510,9 @@ def api_live_replay(request: Request, name: str, round_: Number, table: str, ind
                     seat: SeatQuery = None, step: StepQuery = None) -> Response:
     """A running game so far, as ``seat`` saw it: to the owner of that seat's bot only until the
     game is over. The full table is refused to everyone while it is played."""
-    with request.app.state.store() as session:
-        try:
-            info = live_game(session, name, round_, table, index)
-        except Moved as moved:
-            query = f"?{request.url.query}" if request.url.query else ""
-            return RedirectResponse(f"{API}/games/{moved.game_id}/replay{query}", status_code=307)
+    info = live_or_moved(request, name, round_, table, index, f"{API}/games/{{id}}/replay")
+    if isinstance(info, RedirectResponse):
+        return info
     return replay_answer(request, info, account, seat, step)
 
 
@@ -527,12 +534,9 @@ def live_game_table(request: Request, name: str, round_: Number, table: str, ind
                     narrow: NarrowQuery = False) -> Response:
     """A running game's table at a step, as ``seat`` saw it (to the owner of its bot only); once
     its match is stored, a redirect to the stored game's."""
-    with request.app.state.store() as session:
-        try:
-            info = live_game(session, name, round_, table, index)
-        except Moved as moved:
-            query = f"?{request.url.query}" if request.url.query else ""
-            return RedirectResponse(f"/games/{moved.game_id}/table.svg{query}", status_code=307)
+    info = live_or_moved(request, name, round_, table, index, "/games/{id}/table.svg")
+    if isinstance(info, RedirectResponse):
+        return info
     return table_answer(request, info, account, seat, step, download, narrow)
 
 
@@ -601,12 +605,9 @@ def live_pictures(session: Session, league: League, data: dict[str, Any], accoun
 @router.get(LIVE_GAME, include_in_schema=False)
 def live_game_page(request: Request, name: str, round_: Number, table: str, index: Number, account: Viewer,
                    seat: str | None = None, step: int | None = None) -> Response:
-    with request.app.state.store() as session:
-        try:
-            info = live_game(session, name, round_, table, index)
-        except Moved as moved:
-            query = f"?{request.url.query}" if request.url.query else ""
-            return RedirectResponse(f"/games/{moved.game_id}{query}", status_code=303)
+    info = live_or_moved(request, name, round_, table, index, "/games/{id}", status=303)
+    if isinstance(info, RedirectResponse):
+        return info
     return game_page_of(request, info, account, seat, step)
 
 

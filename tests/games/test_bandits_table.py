@@ -17,9 +17,8 @@ from arena_games import GAMES, State
 from arena_games.bandits import describe_action, table
 from arena_games.bandits.components import ATTACK_ON, GUN_CARD, RAID_ON, STAR_CARD, STASH_CARD
 from arena_games.scene import Card, Scene, Stack, Text, Zone
-from arenabot.strategies import make_strategy
 
-from .drawing import drawn
+from .drawing import drawn, played
 from .test_views import differing_pairs
 from .twins import swap
 from .visibility import SIGHTS
@@ -31,17 +30,7 @@ def games(count: int, first: int = 0) -> Iterator[tuple[int, State]]:
     """The states of ``count`` random games, step by step (2 to 6 players, a short winning total so
     that games end within a few rounds)."""
     for seed in range(first, first + count):
-        n = 2 + seed % 5
-        players = [make_strategy("heuristic" if s % 2 else "random", "bandits", seed + s) for s in range(n)]
-        state = SPEC.new_game(n, seed, {"winning_total": 25, "max_rounds": 3})
-        step = 0
-        while True:
-            yield step, state
-            if state.is_terminal():
-                break
-            seat = state.current_player()
-            state.apply(players[seat].decide(state.view(seat), state.legal_actions()))
-            step += 1
+        yield from played("bandits", 2 + seed % 5, seed, {"winning_total": 25, "max_rounds": 3})
 
 
 def scene(state: State, seat: int) -> Scene:

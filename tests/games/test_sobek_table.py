@@ -33,9 +33,9 @@ from arena_games.sobek.components import (
     TARGET,
     TOKEN_OF,
 )
-from arenabot.strategies import make_strategy
 
 from .drawing import drawn as drawing
+from .drawing import played
 from .test_views import differing_pairs
 from .twins import swap
 from .visibility import SIGHTS
@@ -48,17 +48,7 @@ NAMES = ["<script>x</script>", "]]>&amp;", "seat\u202e two", "d"]  # hostile, on
 def games(count: int) -> Iterator[tuple[int, State]]:
     """The states of ``count`` random games, step by step (2 to 4 players)."""
     for seed in range(count):
-        n = 2 + seed % 3
-        players = [make_strategy("heuristic" if s % 2 else "random", "sobek", seed + s) for s in range(n)]
-        state = SPEC.new_game(n, seed)
-        step = 0
-        while True:
-            yield step, state
-            if state.is_terminal():
-                break
-            seat = state.current_player()
-            state.apply(players[seat].decide(state.view(seat), state.legal_actions()))
-            step += 1
+        yield from played("sobek", 2 + seed % 3, seed)
 
 
 def scene(state: State, seat: int) -> Scene:

@@ -300,6 +300,12 @@ def test_a_running_games_hidden_cards_reach_only_its_seats_owner(league_site, do
         assert moved.status_code == 303 and moved.headers["location"].startswith("/games/")
         svg = anonymous.get(f"/leagues/{name}/live/0/{match['table']}/games/{game['index']}/table.svg?seat={a}")
         assert svg.status_code == 307 and svg.headers["location"] == f"{moved.headers['location']}/table.svg?seat={a}"
+        live_api = f"/api/v1/leagues/{name}/live/0/{match['table']}/games/{game['index']}"
+        game_api = anonymous.get(live_api, params={"seat": a})  # the game's own answer takes no seat
+        assert game_api.status_code == 307 and game_api.headers["location"] == f"/api/v1{moved.headers['location']}"
+        replay_api = anonymous.get(f"{live_api}/replay", params={"seat": a})
+        assert replay_api.status_code == 307
+        assert replay_api.headers["location"] == f"/api/v1{moved.headers['location']}/replay?seat={a}"
         assert anonymous.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": "all"}).status_code == 403
         assert alice.get(f"/api/v1{moved.headers['location']}/replay", params={"seat": a}).status_code == 200
         assert "1 of its 3 matches stored" in anonymous.get(moved.headers["location"]).text
