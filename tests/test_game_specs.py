@@ -152,6 +152,16 @@ def test_the_web_reads_the_view_fields_from_the_spec(game):
     assert ordered(spec.name, keys)[: len(first)] == first
 
 
+def test_the_game_has_a_drawn_table_and_its_actions_in_words(game):
+    spec, _, views = game
+    step = f"({CHECKLIST}, 'The drawn table')"
+    assert spec.table is not None, f"{spec.name}: no GameSpec.table: write arena_games/{spec.name}/table.py {step}"
+    n, view = views[-1]
+    assert len(spec.table([view]).seats) == n, f"{spec.name}: the table has not a seat area for each seat {step}"
+    default = GameSpec.__dataclass_fields__["describe_action"].default
+    assert spec.describe_action is not default, f"{spec.name}: no GameSpec.describe_action {step}"
+
+
 def test_the_kit_has_a_heuristic_and_a_search_tuning(game):
     spec = game[0]
     assert spec.name in HEURISTICS, (
