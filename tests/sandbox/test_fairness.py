@@ -105,6 +105,7 @@ def test_a_bot_that_computes_after_each_reply_does_not_slow_the_thinking_seat(
     assert not arena_containers(docker_client, "fair-credit")
 
 
+@TIMING  # the guard's window is 10 ms of wall time: once in ~7 CI runs a calm bot's 2 ms falls in one
 def test_well_behaved_bots_are_never_frozen(tmp_path, docker_client, sample_images):
     """A whole match of sample bots: a reply's tail and the start of a game are not computing
     on another seat's time."""
