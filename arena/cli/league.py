@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,6 +17,7 @@ from ..league.runner import run_league
 from ..league.schedule import (
     DEFAULT_SCHEDULE,
     FAILURE_POLICIES,
+    LEAGUE_FORMATS,
     FailurePolicy,
     Format,
     ScheduleOptions,
@@ -63,11 +65,13 @@ def create_options(command):
 
 
 def create_from_options(store, format: Format, name: str, game: str, players: int, overrides: tuple[str, ...],
-                        deals: int, decision_ms: int, bank_ms: int, failures: FailurePolicy) -> ScheduleOptions:
-    """Creates the league of :func:`create_options`' values, in ``format``; its options."""
+                        deals: int, decision_ms: int, bank_ms: int, failures: FailurePolicy,
+                        **more: Any) -> ScheduleOptions:
+    """Creates the league of :func:`create_options`' values, in ``format``; its options. ``more``:
+    a format's own options (``challenger``, ``seeds_from``)."""
     try:
         options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, failures=failures,
-                                  format=format)
+                                  format=format, **more)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
     create_league(store, name, game, players, parse_settings(overrides), options)
@@ -76,15 +80,25 @@ def create_from_options(store, format: Format, name: str, game: str, players: in
 
 @league.command()
 @create_options
+@click.option("--format", "format_", type=click.Choice(LEAGUE_FORMATS), default=DEFAULT_SCHEDULE.format,
+              show_default=True, help="How its tables are drawn (a ladder: `arena ladder create`); docs/leagues.md.")
+@click.option("--challenger", default="", metavar="BOT",
+              help="A gauntlet's challenger: the bot name whose versions each play the field (the others).")
+@click.option("--seeds-from", default="", metavar="LEAGUE",
+              help="A bracket's seeding: the league whose ratings order the seeds (default: a draw from the "
+                   "league's secret).")
 @with_store()
 @user_errors
-def create(store, name: str, **values) -> None:
-    """Create the league NAME, a round robin, with a fresh secret from which its deals are drawn."""
-    options = create_from_options(store, "round-robin", name, **values)
+def create(store, name: str, format_: Format, challenger: str, seeds_from: str, **values) -> None:
+    """Create the league NAME, with a fresh secret from which its deals are drawn: a round robin
+    unless --format says otherwise."""
+    options = create_from_options(store, format_, name, **values, challenger=challenger, seeds_from=seeds_from)
     players = values["players"]
-    click.echo(f"league {printable(name)}: {values['game']}, {players} per table, "
+    kind = "" if format_ == "round-robin" else f" ({format_})"
+    cycle = "rounds" if format_ == "round-robin" else "matches of a table"
+    click.echo(f"league {printable(name)}{kind}: {values['game']}, {players} per table, "
                f"{games_per_match(players, options)} games per match; the luck of the deal cancels over each "
-               f"cycle of {players} rounds")
+               f"cycle of {players} {cycle}")
 
 
 @league.command()
@@ -156,6 +170,29 @@ def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path, 
                              executor=executor, match_started=started, match_ended=ended)
     click.echo(f"{summary.matches_run} match(es), {summary.games_run} game(s), {summary.failures} seat "
                f"failure(s) in {summary.seconds:.1f} s; {summary.matches_skipped} match(es) were already played")
+
+
+@league.command()
+@click.argument("name", shell_complete=complete_leagues())
+@json_option
+@with_store(create=False)
+@user_errors
+def standings(name: str, as_json: bool, store) -> None:
+    """The standings of league NAME's format (a Swiss' points and tie-breaks, a bracket, a
+    gauntlet's challengers against the field), from complete duplicate cycles, with the ratings."""
+    from ..league.formats import league_format, standings_of
+    from ..league.schedule import ScheduleOptions
+
+    data = standings_of(store, name)
+    if as_json:
+        echo_json(data)
+        return
+    if data["board"] is None:
+        raise click.ClickException(f"a {data['format']} league's standings are its leaderboard: "
+                                   f"arena leaderboard {printable(name)}")
+    labels = {int(b): f"{r['bot']}@{r['version']}" for b, r in data["ratings"].items()}
+    for line in league_format(ScheduleOptions(format=data["format"])).text(data["board"], labels):
+        click.echo(printable(line, limit=500))
 
 
 @league.command()

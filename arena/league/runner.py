@@ -27,7 +27,9 @@ from .. import notifications
 from ..store import Bot, Game, League, Match, Store
 from . import LeagueError, get_league, lease, live
 from .executor import Executor, LocalExecutor, MatchJob
-from .schedule import ScheduleOptions, Slot, games_per_match, schedule
+from .formats import drawn_field, league_format
+from .formats.base import read_played
+from .schedule import ScheduleOptions, Slot, games_per_match
 from .standings import rebuild_ratings
 from .status import remember_run
 from .waiting import DiskFull, finally_with_store, stopped, wait_for_room, with_store
@@ -104,15 +106,48 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
           match_started: Callable[[MatchJob], None] | None,
           match_ended: Callable[[MatchJob, MatchResult | None], None] | None, league: League,
           options: ScheduleOptions, entrants: dict[int, Bot], held: lease.Lease, start: float) -> RunSummary:
-    """:func:`run_league`'s work, once it holds the league's lease (what is stored is read then)."""
-    league_id, players = league.id, league.players
-    with store() as session:
-        done = {(m.round, m.table) for m in session.scalars(select(Match).where(Match.league_id == league_id))}
+    """:func:`run_league`'s work, once it holds the league's lease (what is stored is read then):
+    the format's slots not stored, batch after batch, each batch's slots decided by what the
+    earlier ones stored (``formats/``), until a batch has nothing left to play."""
+    league_id, per_match = league.id, games_per_match(league.players, options)
+    fmt = league_format(options)
+    field = drawn_field(store, name)
     remember_run(store, league_id, {"rounds": rounds})  # what `arena league status` counts "left" against
-    slots = schedule(list(entrants), players, rounds)
-    todo = [s for s in slots if (s.round, s.key) not in done]
-    if on_start:
-        on_start(len(todo) * games_per_match(players, options))
+    summary = RunSummary(0, 0, 0, 0, 0.0, dict.fromkeys(
+        ("referee", "match", "startup", "round_trips", "engine", "store", "ratings"), 0.0))
+    started_count = False
+    while True:
+        played = with_store(store, lambda: read_played(store, league_id))
+        slots = fmt.slots(field, rounds, played)
+        todo = [s for s in slots if not played.stored(s)]
+        if not started_count:
+            started_count = True
+            summary.matches_skipped = len(slots) - len(todo)
+            if on_start:
+                planned = fmt.planned_matches(field, rounds)
+                left = len(todo) if planned is None else max(len(todo), planned - len(played.matches))
+                on_start(left * per_match)
+        if not todo:
+            break
+        batch = _play_batch(store, name, jobs, runs_dir, progress, executor, match_started, match_ended, league,
+                            options, entrants, held, todo, summary)
+        if not batch:  # nothing stored (every match left withdrawn): asking again would ask the same
+            break
+    t_ratings = time.perf_counter()
+    with_store(store, lambda: rebuild_ratings(store, name))
+    summary.timings["ratings"] = time.perf_counter() - t_ratings
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def _play_batch(store: Store, name: str, jobs: int, runs_dir: Path, progress: Callable[[int, int], None] | None,
+                executor: Executor, match_started: Callable[[MatchJob], None] | None,
+                match_ended: Callable[[MatchJob, MatchResult | None], None] | None, league: League,
+                options: ScheduleOptions, entrants: dict[int, Bot], held: lease.Lease, todo: list[Slot],
+                summary: RunSummary) -> int:
+    """Plays ``todo``, ``jobs`` at a time, adding to ``summary``; the number of matches it stored.
+    Raises as :func:`run_league` says once every match has ended."""
+    league_id = league.id
     jobs_list = [match_job(name, league, s, entrants, options, runs_dir) for s in todo]
 
     withdrawn: list[MatchJob] = []  # not played: a bot of theirs was disqualified once the run had started
@@ -145,8 +180,8 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
             busy.add((job.slot.key, job.slot.cycle))
             yield job
 
-    games_run = failures = 0
-    timings = dict.fromkeys(("referee", "match", "startup", "round_trips", "engine", "store", "ratings"), 0.0)
+    timings = summary.timings
+    stored_count = 0
     # the matches being played, for the web server (live.py): a row as each referee starts,
     # gone with its stored match, when it fails, and when this run ends however it ends
     live.clear_stale(store, league_id)
@@ -180,10 +215,12 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
             for key in ("startup", "round_trips", "engine"):
                 timings[key] += match_timings.get(key, 0.0)
             if stored:
-                games_run += len(result.games)
-                failures += sum(1 for g in result.games for f in g["failures"] if f)
+                stored_count += 1
+                summary.matches_run += 1
+                summary.games_run += len(result.games)
+                summary.failures += sum(1 for g in result.games for f in g["failures"] if f)
                 if progress:
-                    progress(len(result.games), failures)
+                    progress(len(result.games), summary.failures)
             if match_ended:
                 match_ended(job, result if stored else None)
     finally:
@@ -194,11 +231,8 @@ def _play(store: Store, name: str, rounds: int, jobs: int, runs_dir: Path,
         raise DiskFull(stopped(str(full[-1].folder)))
     if referee_failures:
         raise failed_matches(referee_failures, len(todo))
-    t_ratings = time.perf_counter()
-    with_store(store, lambda: rebuild_ratings(store, name))
-    timings["ratings"] = time.perf_counter() - t_ratings
-    return RunSummary(len(todo) - len(withdrawn), games_run, failures, len(slots) - len(todo),
-                      time.monotonic() - start, timings, len(withdrawn))
+    summary.matches_withdrawn += len(withdrawn)
+    return stored_count
 
 
 def failed_matches(failures: list[RefereeFailed], matches: int) -> RefereeFailed:

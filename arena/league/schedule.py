@@ -28,8 +28,9 @@ from referee.spec import derive_secret
 # what a league may be told: the CLI's choices and the API's schema are built from these
 FailurePolicy = Literal["last", "exclude"]
 FAILURE_POLICIES: tuple[FailurePolicy, ...] = get_args(FailurePolicy)
-Format = Literal["round-robin", "ladder"]
+Format = Literal["round-robin", "ladder", "swiss", "gauntlet", "knockout", "double-elimination"]
 FORMATS: tuple[Format, ...] = get_args(Format)
+LEAGUE_FORMATS: tuple[Format, ...] = tuple(f for f in FORMATS if f != "ladder")  # `arena league run` plays these
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +41,10 @@ class ScheduleOptions:
     deals: int = 1  # games per match = deals x players; each deal is played in all rotations over a cycle
     decision_ms: int = limits.DECISION_MS
     bank_ms: int = limits.BANK_MS
+    increment_ms: int = 0
+    """Fischer increment: added to a seat's game bank after each decision it answers."""
+    match_bank_ms: int = 0
+    """A bank per bot for the whole match, spent once its game bank is (0: none)."""
     startup_ms: int = limits.LEAGUE_STARTUP_MS
     max_restarts: int = limits.MAX_RESTARTS
     failures: FailurePolicy = "last"
@@ -47,8 +52,13 @@ class ScheduleOptions:
     ranks last, as the referee ranked it, and the game is rated like any other) or
     ``exclude`` (games in which any seat failed are not rated at all)."""
     format: Format = "round-robin"
-    """``round-robin`` (``arena league run``: every table, round by round) or ``ladder``
-    (``arena ladder run``: without end, each table picked by matchmaking.py)."""
+    """``ladder`` (``arena ladder run``: without end, each table picked by matchmaking.py), or
+    one that ``arena league run`` plays: round-robin, swiss, gauntlet, knockout,
+    double-elimination (``formats/``)."""
+    challenger: str = ""
+    """A gauntlet's challenger: the bot name whose versions each play the field (the others)."""
+    seeds_from: str = ""
+    """A bracket's seeding: the league whose ratings order the seeds ("" : this league's own)."""
 
     def __post_init__(self) -> None:
         if self.deals < 1:

@@ -30,7 +30,9 @@ from sqlalchemy import select
 from ..replays import games_so_far
 from ..store import Bot, Entry, Game, League, LiveMatch, Match, Store
 from . import get_league, live
-from .schedule import ScheduleOptions, games_per_match, schedule
+from .formats import field_of, league_format
+from .formats.base import read_played
+from .schedule import ScheduleOptions, games_per_match
 
 WINDOW = 600.0  # seconds of recent matches the rate is measured over
 
@@ -70,6 +72,7 @@ def league_status(store: Store, name: str, rounds: int | None = None, now: datet
         ids = {b for g in games for b in g.seats} | {b for r in rows for b in r.bots}
         bots = {**{b.id: b for b in session.scalars(select(Bot).where(Bot.id.in_(ids - set(entrants))))}, **entrants}
         league_name, league_game, ladder = league.name, league.game, options.format == "ladder"
+        league_id, field = league.id, field_of(league)
 
     def label(bot_id: int) -> str:
         return bots[bot_id].label if bot_id in bots else f"bot {bot_id}"
@@ -104,15 +107,22 @@ def league_status(store: Store, name: str, rounds: int | None = None, now: datet
             out["target"] = {"rounds": target, "from": "option" if rounds is not None else "last_run"}
             playing = sorted(b for b, bot in entrants.items() if bot.plays)
             enough = len(playing) >= k
-            slots = schedule(playing, k, target) if enough else []
+            fmt = league_format(options)
+            slots = fmt.slots(field, target, read_played(store, league_id)) if enough else []
             left = [s for s in slots if (s.round, s.key) not in stored]
-            unfinished = {s.round for s in left}
+            # a format that pairs by results knows only the slots its stored results decide: the
+            # rest of its target is what it plans in all, less what is stored
+            planned = fmt.planned_matches(field, target) if enough else None
+            unplanned = max(0, planned - len(slots)) if planned is not None else 0
+            # a round robin's rounds; a Swiss' or a bracket's rounds are cycles (formats/)
+            per_round = 1 if options.format in ("round-robin", "gauntlet") else k
+            unfinished = {s.round // per_round for s in left}
             out["rounds"] = {"target": target, "complete": target - len(unfinished) if enough else None,
                              "left": len(unfinished) if enough else None}
             if enough:
-                out["matches"].update(left=len(left), target=len(slots))
+                out["matches"].update(left=len(left) + unplanned, target=max(len(slots), planned or 0))
             live_left = {(r["round"], r["table"]) for r in running} & {(s.round, s.key) for s in left}
-            games_left = len(left) * per_match - sum(r["games_done"] or 0 for r in running
+            games_left = (len(left) + unplanned) * per_match - sum(r["games_done"] or 0 for r in running
                                                      if (r["round"], r["table"]) in live_left)
             if not enough:
                 games_left = None

@@ -22,7 +22,19 @@ from ..league import LeagueError, NotAllowed
 from ..owners import owner_label
 from ..scrimmage import Player
 from ..store import Store
-from . import accounts, bots, games, leagues, moderation, notifications, scrimmages, signin, submissions, teams
+from . import (
+    accounts,
+    bots,
+    formats,
+    games,
+    leagues,
+    moderation,
+    notifications,
+    scrimmages,
+    signin,
+    submissions,
+    teams,
+)
 from .answers import API, is_api, render
 from .audit import AuditMiddleware
 from .auth import NotSignedIn
@@ -131,7 +143,8 @@ def create_app(store: Store, settings: WebSettings | None = None) -> FastAPI:
     def healthz() -> dict[str, bool]:
         return {"ok": True}
 
-    for module in (signin, accounts, leagues, bots, games, submissions, teams, moderation, notifications, scrimmages):
+    for module in (signin, accounts, leagues, formats, bots, games, submissions, teams, moderation, notifications,
+                   scrimmages):
         app.include_router(module.router)
     # every state-changing request, of every router (those added later too), leaves an audit entry
     app.add_middleware(AuditMiddleware)
