@@ -32,7 +32,16 @@ from .accounts import (
 from .bots import BaseImageOut, BotListed, BotOut, Retired, StarterOut
 from .fields import Out
 from .games import GameOut, LiveOut, MatchOut, ReplayOut, StoredGameOut, StoredMatchOut
-from .leagues import Crosstable, Leaderboard, LeaderboardRow, LeagueListed, LeagueOut, LeagueStatus, RunState
+from .leagues import (
+    Crosstable,
+    FormatStandings,
+    Leaderboard,
+    LeaderboardRow,
+    LeagueListed,
+    LeagueOut,
+    LeagueStatus,
+    RunState,
+)
 from .moderation import AuditEntryOut, AuditPage, Disqualified, UsersOut
 from .notifications import DeliveryOut, FeedOut, Inbox, WebhookOut
 from .scrimmages import ScrimmageOut
@@ -61,6 +70,7 @@ LISTINGS: dict[str, Listing] = {
     "leaderboard": Listing(LeaderboardRow, "The league's entrants, best mu - 3 sigma first (the rows of the API's "
                                            "leaderboard)."),
     "league list": Listing(LeagueListed, "Every league, by name."),
+    "league standings": Listing(FormatStandings),
     "league status": Listing(LeagueStatus),
     "scrimmage": Listing(ScrimmageOut),
     "show game": Listing(StoredGameOut),
@@ -73,7 +83,8 @@ LISTINGS: dict[str, Listing] = {
 
 # the API's answers (a list of one: the same table)
 ANSWERS: tuple[type[Out], ...] = (AccountOut, SignedUp, TokenOut, NewToken, PasswordChanged, InviteOut, NewInvite,
-                                  LeagueOut, Leaderboard, Crosstable, RunState, BotOut, Retired, MatchOut, GameOut,
+                                  LeagueOut, Leaderboard, Crosstable, FormatStandings, RunState, BotOut, Retired,
+                                  MatchOut, GameOut,
                                   ReplayOut, LiveOut, SubmissionSummary, SubmissionOut, TeamListed, TeamOut,
                                   Disqualified, UsersOut, UserListed, AuditPage, Inbox, FeedOut, WebhookOut,
                                   DeliveryOut, ScrimmageOut)

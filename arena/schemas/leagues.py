@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
@@ -100,6 +100,30 @@ class Leaderboard(Out):
     rows: list[LeaderboardRow] = Field(description="one per entrant")
 
 
+class StandingsRating(Out):
+    """An entrant's rating beside a format's standings, as the leaderboard has it."""
+
+    bot: BotName
+    version: Version
+    rank: Rank
+    mu: Mu
+    sigma: Sigma
+    exposure: Exposure
+    games: GamesPlayed
+
+
+class FormatStandings(Out):
+    """A league's format's own standings (``arena league standings --json``, ``GET
+    /api/v1/leagues/{name}/standings``), from complete duplicate cycles only, with the ratings."""
+
+    league: LeagueName
+    format: Format = Field(description="round-robin, ladder, swiss, gauntlet, knockout or double-elimination")
+    board: dict[str, Any] | None = Field(description="the format's own standings, bots by id (docs/leagues.md, "
+                                                     "each format's section); null for a round robin or a ladder, "
+                                                     "whose standings are the leaderboard")
+    ratings: dict[str, StandingsRating] = Field(description="each entrant's rating, by bot id")
+
+
 class CrosstableBot(Out):
     """An entrant of the crosstable, in leaderboard order."""
 
@@ -169,7 +193,8 @@ class LeagueListed(Out):
     """One league or ladder, as ``arena league list --json`` lists it."""
 
     name: LeagueName
-    format: Format = Field(description="a round robin, or a ladder that plays without end")
+    format: Format = Field(description="how its tables are drawn: round-robin, ladder (without end), swiss, "
+                                       "gauntlet, knockout or double-elimination")
     game: GameName
     players: Players
     settings: Settings
@@ -299,7 +324,7 @@ class LeagueStatus(Out):
     league: LeagueName
     game: GameName
     players: Players
-    format: Format = Field(description="a round robin, or a ladder")
+    format: Format = Field(description="round-robin, ladder, swiss, gauntlet, knockout or double-elimination")
     games_per_match: int = Field(ge=1, description="players x deals")
     now: Moment = Field(description="when the status was read")
     last_run: StatusLastRun | None = Field(description="what the last run was asked; null: none remembered")

@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 
 from ..league.formats import standings_of
+from ..schemas.leagues import FormatStandings
 from .answers import API, render
 from .auth import Viewer
 
@@ -21,7 +22,7 @@ def _standings(request: Request, name: str) -> dict:
     return data
 
 
-@router.get(API + "/leagues/{name}/standings", tags=["leagues"])
+@router.get(API + "/leagues/{name}/standings", tags=["leagues"], response_model=FormatStandings)
 def api_standings(request: Request, name: str) -> Response:
     """The league's format's own standings (Swiss, bracket, gauntlet; from complete duplicate
     cycles only), with each entrant's rating beside them; 404 for a round robin or a ladder."""

@@ -39,6 +39,7 @@ from ..league.runner import run_league
 from ..league.schedule import (
     DEFAULT_SCHEDULE,
     FAILURE_POLICIES,
+    FORMATS,
     FailurePolicy,
     Format,
     ScheduleOptions,
@@ -89,8 +90,13 @@ class CreateLeague(BaseModel):
     decision_ms: int = Field(DEFAULT_SCHEDULE.decision_ms, ge=1, le=limits.MAX_DECISION_MS)
     bank_ms: int = Field(DEFAULT_SCHEDULE.bank_ms, ge=0, le=limits.MAX_BANK_MS)
     failures: FailurePolicy = DEFAULT_SCHEDULE.failures
-    format: Format = Field(DEFAULT_SCHEDULE.format, description="a ladder plays without end, "
-                           "each table picked by matchmaking (docs/leagues.md)")
+    format: Format = Field(DEFAULT_SCHEDULE.format, description="how its tables are drawn: a round robin, a ladder "
+                           "(without end, each table picked by matchmaking), swiss, gauntlet, knockout or "
+                           "double-elimination (docs/leagues.md)")
+    challenger: str = Field(DEFAULT_SCHEDULE.challenger, max_length=64,
+                            description="a gauntlet's challenger: the bot name whose versions each play the field")
+    seeds_from: str = Field(DEFAULT_SCHEDULE.seeds_from, max_length=64,
+                            description="a bracket's seeding: the league whose ratings order the seeds")
 
 
 class RunRequest(BaseModel):
@@ -330,8 +336,12 @@ def _create(request: Request, body: CreateLeague, account: Account) -> LeagueOut
     with store() as session:
         if session.scalar(select(League.id).where(League.name == body.name)) is not None:
             raise HTTPException(409, f"a league named {body.name!r} exists already")
-    options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
-                              failures=body.failures, format=body.format)
+    try:
+        options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
+                                  failures=body.failures, format=body.format, challenger=body.challenger,
+                                  seeds_from=body.seeds_from)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
     try:
         create_league(store, body.name, body.game, body.players, dict(body.settings), options,
                       actor_id=account.id)
@@ -400,7 +410,8 @@ def _default_order(sort: str) -> Order:
 @router.get("/leagues", include_in_schema=False)
 def leagues_page(request: Request, account: Viewer) -> Response:
     return render(request, "leagues.html", {"leagues": all_leagues(_store(request)), "games": sorted(GAMES),
-                                            "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE})
+                                            "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE,
+                                            "formats": FORMATS})
 
 
 @router.get("/leagues/{name}", include_in_schema=False)
@@ -471,10 +482,14 @@ def create_form(request: Request, account: Admin, name: Annotated[str, Form()] =
                 deals: Annotated[int, Form()] = DEFAULT_SCHEDULE.deals,
                 decision_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.decision_ms,
                 bank_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.bank_ms,
-                failures: Annotated[str, Form()] = DEFAULT_SCHEDULE.failures) -> Response:
+                failures: Annotated[str, Form()] = DEFAULT_SCHEDULE.failures,
+                format: Annotated[str, Form()] = DEFAULT_SCHEDULE.format,
+                challenger: Annotated[str, Form()] = DEFAULT_SCHEDULE.challenger,
+                seeds_from: Annotated[str, Form()] = DEFAULT_SCHEDULE.seeds_from) -> Response:
     try:
         body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
-                            decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)
+                            decision_ms=decision_ms, bank_ms=bank_ms, failures=failures, format=format,
+                            challenger=challenger.strip(), seeds_from=seeds_from.strip())
     except ValueError as exc:
         raise HTTPException(400, _first_problem(exc)) from None
     created = _create(request, body, account)
