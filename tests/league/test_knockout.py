@@ -11,8 +11,8 @@ import pytest
 from arena.league import LeagueError, create_league
 from arena.league.formats import league_format
 from arena.league.formats.base import Field, GameResult, Played, complete_cycles, cycle_order
-from arena.league.formats.knockout import Bracket, Knockout, field_problem, placement
-from arena.league.schedule import ScheduleOptions, Slot
+from arena.league.formats.knockout import OPEN, Bracket, Knockout, field_problem, placement
+from arena.league.schedule import Format, ScheduleOptions, Slot
 
 from .helpers import SECRET
 
@@ -24,7 +24,7 @@ def by_id(table: tuple[int, ...], cycle: int) -> tuple[int, ...]:
     return tuple(sorted(table))
 
 
-def field_of(seeds: list[int], players: int = 2, fmt: str = "knockout", playing: set[int] | None = None,
+def field_of(seeds: list[int], players: int = 2, fmt: Format = "knockout", playing: set[int] | None = None,
              secret: str = SECRET) -> Field:
     return Field(entrants=tuple(sorted(seeds)), playing=frozenset(seeds if playing is None else playing),
                  names={b: f"bot{b}" for b in seeds}, players=players, options=ScheduleOptions(format=fmt),
@@ -77,18 +77,13 @@ def test_byes_go_to_the_top_seeds_and_only_full_tables_play():
     fmt = Knockout()
     field = field_of([11, 12, 13, 14, 15])  # seeds 1..5 are bots 11..15
     bracket = resolved(fmt, field, {})
-    assert tables(bracket, "Round 1") == [([11, None], "bye", 11), ([14, 15], "pending", Open_()),
+    assert tables(bracket, "Round 1") == [([11, None], "bye", 11), ([14, 15], "pending", OPEN),
                                           ([12, None], "bye", 12), ([13, None], "bye", 13)]
     # the first round's only full table, and seeds 2 and 3 who meet in round 2 whoever wins it
     assert bracket.slots() == [Slot(0, (14, 15)), Slot(1, (14, 15)), Slot(2, (12, 13)), Slot(3, (12, 13))]
     assert fmt.planned_matches(field, 1) == 2 * 4  # 5 bots: 4 tables of 2 matches
     matches = play(fmt, field)
     assert len(matches) == 8 and resolved(fmt, field, matches).champion == 11
-
-
-def Open_():  # noqa: N802 - reads as the sentinel it returns
-    from arena.league.formats.knockout import OPEN
-    return OPEN
 
 
 def test_a_table_is_won_by_the_best_over_its_whole_cycle_and_the_winner_advances():
@@ -133,7 +128,7 @@ def test_a_knockout_of_three_per_table_needs_an_odd_field():
     bracket = resolved(fmt, field, {})
     # 5 at 3 a table: one first-round table of 3 (the lowest seeds), byes to seeds 1 and 2; no table short of 3
     assert tables(bracket, "Round 1") == [([1, None, None], "bye", 1), ([2, None, None], "bye", 2),
-                                          ([3, 4, 5], "pending", Open_())]
+                                          ([3, 4, 5], "pending", OPEN)]
     assert fmt.planned_matches(field, 1) == 2 * 3
     matches = play(fmt, field)
     assert tables(resolved(fmt, field, matches), "Final") == [([1, 2, 3], "played", 1)]

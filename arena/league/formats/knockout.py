@@ -284,8 +284,8 @@ class Knockout:
         bracket = self.bracket(field, played)
         names = {str(b): field.names.get(b, str(b)) for b in field.entrants}
         if bracket is None:
-            return {"format": self.name, "players": field.players, "drawn": False, "seeds": [], "stages": [],
-                    "champion": None, "names": names}
+            return {"format": self.name, "players": field.players, "drawn": False, "seeds": [], "rated": 0,
+                    "seeds_from": field.options.seeds_from, "stages": [], "champion": None, "names": names}
         seed_of = bracket.seed_of
 
         def place(entry: Entry, table: Table) -> dict[str, Any]:
