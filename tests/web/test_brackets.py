@@ -50,6 +50,8 @@ def test_the_bracket_page_draws_complete_cycles_only(empty_site):
         body = anonymous.get("/api/v1/leagues/ko/standings").json()
         page = anonymous.get("/leagues/ko/standings").text
         board_link = anonymous.get("/leagues/ko").text
+        create_league(store, "rr", "sobek", 2, {}, ScheduleOptions(deals=1), secret=dev_secret(8))
+        round_robin = anonymous.get("/leagues/rr").text
     board = body["board"]
     assert body["format"] == "knockout" and board["drawn"] and board["champion"] is None
     assert [s["name"] for s in board["stages"]] == ["Round 1", "Final"]
@@ -63,3 +65,4 @@ def test_the_bracket_page_draws_complete_cycles_only(empty_site):
     assert "style=" not in page and "<script>" not in page  # the CSP: the stylesheet's classes only
     assert page.count("bracket-bot winner") == 1 and "to be decided" in page
     assert 'id="standings-link"' in board_link and "/leagues/ko/standings" in board_link
+    assert 'id="standings-link"' not in round_robin  # its standings are its leaderboard
