@@ -259,3 +259,24 @@ def test_a_league_refuses_double_elimination_but_two_a_table_and_an_unknown_seed
         create_league(store, "ko", "sobek", 2, {}, ScheduleOptions(format="knockout", seeds_from="nowhere"))
     create_league(store, "ladder", "sobek", 2, {}, ScheduleOptions(format="ladder"))
     create_league(store, "ko", "sobek", 2, {}, ScheduleOptions(format="knockout", seeds_from="ladder"))
+
+
+def test_double_elimination_of_two_is_a_final_then_the_grand_final():
+    fmt = Knockout(double=True)
+    field = field_of([5, 6], fmt="double-elimination")
+    bracket = resolved(fmt, field, play(fmt, field))
+    assert [(s.name, s.cycle) for s in bracket.stages] == [("Winners' final", 0), ("Grand final", 1)]
+    assert tables(bracket, "Grand final") == [([5, 6], "played", 5)] and bracket.champion == 5
+    upset = play(fmt, field, lambda t, c: (6, 5) if c >= 1 else t)
+    bracket = resolved(fmt, field, upset)
+    assert [s.name for s in bracket.stages][-1] == "Grand final reset" and bracket.champion == 6
+    assert len(upset) == 2 * 3
+
+
+def test_a_table_of_three_with_a_bot_out_goes_to_its_best_seed_still_playing():
+    fmt = Knockout()
+    field = field_of([1, 2, 3, 4, 5], players=3, playing={1, 2, 3, 5})
+    bracket = resolved(fmt, field, {})
+    assert tables(bracket, "Round 1")[2] == ([3, 4, 5], "walkover", 3)
+    assert bracket.stages[0].tables[2].out == [4]
+    assert bracket.slots() == [Slot(r, (1, 2, 3)) for r in (3, 4, 5)]  # the final, at once
