@@ -161,20 +161,18 @@ class Bracket:
         if rounds == 1:
             champion_ref: Ref = ("lose", 0, 0)
         else:
-            losers = 1
-            drop = self._stage("losers", "Losers' round 1",
+            losers = 1  # the first losers' round pairs the first winners' round's losers
+            prev = self._stage("losers", "Losers' round 1",
                                [[("lose", 0, 2 * t), ("lose", 0, 2 * t + 1)] for t in range(size // 4)], positions)
-            prev = drop
-            for j in range(2, rounds + 1):
+            for j in range(2, rounds + 1):  # then each winners' round's losers meet the losers' survivors
                 count = size // 2 ** j
                 losers += 1
                 name = "Losers' final" if j == rounds else f"Losers' round {losers}"
-                # the losers of winners' round j enter in reverse order every other round
-                drop = self._stage("losers", name, [[("win", prev, t), ("lose", j - 1, count - 1 - t if j % 2 == 0
-                                                                                else t)] for t in range(count)],
-                                   positions)
+                # in reverse order every other round: not at once against a bot from the same part of the bracket
+                entering = [("lose", j - 1, count - 1 - t if j % 2 == 0 else t) for t in range(count)]
+                drop = self._stage("losers", name, [[("win", prev, t), entering[t]] for t in range(count)], positions)
                 prev = drop
-                if j < rounds:
+                if j < rounds:  # and the survivors play each other, halving them
                     losers += 1
                     prev = self._stage("losers", f"Losers' round {losers}",
                                        [[("win", drop, 2 * t), ("win", drop, 2 * t + 1)] for t in range(count // 2)],
