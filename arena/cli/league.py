@@ -85,8 +85,8 @@ def create_from_options(store, format: Format, name: str, game: str, players: in
 @click.option("--challenger", default="", metavar="BOT",
               help="A gauntlet's challenger: the bot name whose versions each play the field (the others).")
 @click.option("--seeds-from", default="", metavar="LEAGUE",
-              help="A bracket's seeding: the league whose ratings order the seeds (default: a draw from the "
-                   "league's secret).")
+              help="A bracket's seeding: the league whose ratings order the seeds, the unrated after them in a "
+                   "draw from the league's secret (default: its own ratings, none before its first run).")
 @with_store()
 @user_errors
 def create(store, name: str, format_: Format, challenger: str, seeds_from: str, **values) -> None:

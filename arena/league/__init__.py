@@ -59,9 +59,14 @@ def create_league(store: Store, name: str, game: str, players: int, settings: di
         secret = new_secret() if secret is None else check_secret(secret, "the league's secret")
     except (GameError, SpecError) as exc:
         raise LeagueError(str(exc)) from None
+    if options.format == "double-elimination" and players != 2:
+        raise LeagueError(f"double elimination is played 2 per table, not {players}: use --format knockout for "
+                          f"tables of {players} (each table's winner goes through)")
     with store() as session, session.begin():
         if session.scalar(select(League).where(League.name == name)):
             raise LeagueError(f"a league named {name!r} exists already")
+        if options.seeds_from and not session.scalar(select(League.id).where(League.name == options.seeds_from)):
+            raise LeagueError(f"the league to take the seeding from, {options.seeds_from!r}, does not exist")
         league = League(name=name, game=spec.name, players=players, settings=full_settings,
                         schedule=options.to_dict(), secret=secret)
         session.add(league)

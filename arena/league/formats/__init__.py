@@ -29,6 +29,7 @@ from ...store import League, Rating, Store
 from .. import get_league
 from ..schedule import ScheduleOptions
 from .base import Field, LeagueFormat, Played, complete_cycles, read_played
+from .knockout import Knockout
 from .round_robin import RoundRobin
 
 
@@ -37,6 +38,8 @@ def league_format(options: ScheduleOptions) -> LeagueFormat:
     ``arena ladder run``'s)."""
     formats: dict[str, LeagueFormat] = {
         "round-robin": RoundRobin(),
+        "knockout": Knockout(),
+        "double-elimination": Knockout(double=True),
     }
     try:
         return formats[options.format]
