@@ -117,8 +117,9 @@ def league_status(store: Store, name: str, rounds: int | None = None, now: datet
             # a round robin's rounds; a Swiss' or a bracket's rounds are cycles (formats/)
             per_round = 1 if options.format in ("round-robin", "gauntlet") else k
             unfinished = {s.round // per_round for s in left}
-            out["rounds"] = {"target": target, "complete": target - len(unfinished) if enough else None,
-                             "left": len(unfinished) if enough else None}
+            if options.format not in ("knockout", "double-elimination"):  # a bracket plays to its end
+                out["rounds"] = {"target": target, "complete": target - len(unfinished) if enough else None,
+                                 "left": len(unfinished) if enough else None}
             if enough:
                 out["matches"].update(left=len(left) + unplanned, target=max(len(slots), planned or 0))
             live_left = {(r["round"], r["table"]) for r in running} & {(s.round, s.key) for s in left}
