@@ -30,6 +30,7 @@ from .. import get_league
 from ..schedule import ScheduleOptions
 from .base import Field, LeagueFormat, Played, complete_cycles, read_played
 from .round_robin import RoundRobin
+from .swiss import Swiss
 
 
 def league_format(options: ScheduleOptions) -> LeagueFormat:
@@ -37,6 +38,7 @@ def league_format(options: ScheduleOptions) -> LeagueFormat:
     ``arena ladder run``'s)."""
     formats: dict[str, LeagueFormat] = {
         "round-robin": RoundRobin(),
+        "swiss": Swiss(),
     }
     try:
         return formats[options.format]
