@@ -216,7 +216,7 @@ def status(name: str, rounds: int | None, as_json: bool, store) -> None:
 def print_status(data: dict) -> None:
     """:func:`arena.league.status.league_status`'s document, as text."""
     out = console()
-    kind = "ladder" if data["format"] == "ladder" else "round robin"
+    kind = "round robin" if data["format"] == "round-robin" else data["format"]
     say = out.print
     say(f"league {printable(data['league'])} ({kind}): {data['game']}, {data['players']} per table, "
         f"{data['games_per_match']} games per match")
