@@ -204,3 +204,23 @@ def test_text_names_every_bot() -> None:
     lines = SWISS.text(board, {b: f"b{b}@1" for b in f.entrants})
     assert len(lines) == 6 and all(f"b{b}@1" in "".join(lines) for b in f.entrants)
     assert "bye" in "".join(lines)
+
+
+def test_status_counts_a_swiss_rounds(store) -> None:
+    """Three bots, 2 a table (a table and a bye a round), to 3 rounds: with round 0 stored and
+    round 1 half, 1 round is complete and 2 are left (round 2, not paired yet, among them)."""
+    from arena.bots.registry import register_bot
+    from arena.league import create_league
+    from arena.league.status import league_status
+
+    from .crafted import play_format
+
+    create_league(store, "sw", "sobek", 2, {}, ScheduleOptions(format="swiss"), secret=SECRET)
+    for name in ("a", "b", "c"):
+        register_bot(store, name=name, version="1", image="none:1", image_digest="sha256:0", language="python",
+                     author="a", games=["sobek"], league="sw")
+    play_format(store, "sw", 3)
+    status = league_status(store, "sw", rounds=3)
+    assert status["rounds"] == {"target": 3, "complete": 1, "left": 2}
+    assert (status["matches"]["stored"], status["matches"]["left"], status["matches"]["target"]) == (3, 3, 6)
+    assert status["cycles"] == {"complete": 1, "open": 1}
