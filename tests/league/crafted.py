@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 from arena.bots.registry import register_bot
+from arena.league import get_league
 from arena.league.formats import field_of, league_format
 from arena.league.formats.base import read_played
 from arena.league.standings import rebuild_ratings
@@ -59,7 +60,7 @@ def play_format(store: Store, league: str, stop: int, rounds: int = 3) -> None:
     stored = 0
     while stored < stop:
         with store() as session, session.begin():
-            row = session.scalar(select(League).where(League.name == league))
+            row = get_league(session, league)
             field, played = field_of(row), read_played(store, row.id)
             slots = [s for s in league_format(field.options).slots(field, rounds, played) if not played.stored(s)]
             if not slots:
