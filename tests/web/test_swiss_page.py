@@ -41,3 +41,9 @@ def test_a_swiss_standings_page_and_json(empty_site):
     assert "<script>x()" not in page.text and "&lt;script&gt;x()" in page.text
     assert page.text.count("<tr data-bot=") == 3 and "bye" in page.text
     assert 'href="/leagues/sw/standings"' in board_page.text
+    create_league(store, "rr", "sobek", 2, {}, ScheduleOptions(), secret="cd" * 16)
+    with empty_site.client() as anonymous:
+        round_robin = anonymous.get("/leagues/rr")
+        none = anonymous.get("/leagues/rr/standings")
+    assert round_robin.status_code == 200 and "/standings" not in round_robin.text  # its leaderboard is all
+    assert none.status_code == 404
