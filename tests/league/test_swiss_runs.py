@@ -41,7 +41,9 @@ def test_a_swiss_killed_at_a_random_moment_resumes_to_the_same_standings(tmp_pat
     image = sample_images["random"]
     reference = open_store(f"sqlite:///{tmp_path}/reference.db")
     swiss_of_randoms(reference, docker_client, image)
+    took = time.monotonic()
     run_league(reference, "s", rounds=2, jobs=2, runs_dir=tmp_path / "reference-runs")
+    took = time.monotonic() - took
     expected, board = stored_games(reference), standings_of(reference, "s")["board"]
     assert len(expected) == 2 * 1 * 2 * 2  # rounds x tables x matches a cycle x games a match
     assert board["rounds_done"] == 2 and board["current"] is None
@@ -58,7 +60,8 @@ def test_a_swiss_killed_at_a_random_moment_resumes_to_the_same_standings(tmp_pat
     command = [sys.executable, "-m", "arena.cli", "league", "run", "s", "--rounds", "2", "--jobs", "2", "--db", url,
                "--runs-dir", str(tmp_path / "runs")]
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(random.Random(20261207).uniform(1.0, 5.0))  # the whole run takes about 6 s
+    # a moment within the run (its start-up, about a second, then what the uninterrupted run took)
+    time.sleep(1.0 + random.Random(20261207).uniform(0.1, 0.9) * took)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     partial = stored_games(store)
@@ -69,6 +72,7 @@ def test_a_swiss_killed_at_a_random_moment_resumes_to_the_same_standings(tmp_pat
     finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
     assert stored_games(store) == expected, f"{len(partial)} games stored before the kill"
+    print(f"killed after {len(partial)} of {len(expected)} games stored; the whole run takes {took:.1f} s")
     assert standings_of(store, "s")["board"] == board
 
     runner = CliRunner()
