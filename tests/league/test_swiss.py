@@ -224,3 +224,29 @@ def test_status_counts_a_swiss_rounds(store) -> None:
     assert status["rounds"] == {"target": 3, "complete": 1, "left": 2}
     assert (status["matches"]["stored"], status["matches"]["left"], status["matches"]["target"]) == (3, 3, 6)
     assert status["cycles"] == {"complete": 1, "open": 1}
+
+
+def test_a_round_repaired_after_a_retirement_keeps_its_tables_as_they_are_stored() -> None:
+    """A bot retired mid-round: the round's tables stay the same whichever of them are stored
+    when the runner asks again (as after a kill)."""
+    repaired = 0
+    for n, seed in itertools.product((7, 8), range(2)):
+        f = field_of(n, 2)
+        whole = run(f, 3, seed)
+        round_2 = sorted({key for r, key in whole if r in (4, 5)})
+        for kept, gone in itertools.product(round_2, f.entrants):
+            if str(gone) in kept.split(","):
+                continue
+            first = {key: g for key, g in whole.items() if key[0] < 4 or key == (4, kept)}
+            left = field_of(n, 2, playing=set(f.entrants) - {gone})
+            before = tournament(left, 3, Played(first)).rounds[2]
+            repaired += sorted(before.tables) != sorted(tournament(f, 3, Played(first)).rounds[2].tables)
+            assert all(gone not in t for t in before.tables)
+            rng = random.Random(seed)
+            for table in reversed(before.tables):  # stored from the last: tables finish in any order
+                more = dict(first)
+                for j in range(2):
+                    more[(4 + j, ",".join(map(str, table)))] = results(Slot(4 + j, table), rng)
+                after = tournament(left, 3, Played(more)).rounds[2]
+                assert (sorted(after.tables), after.byes) == (sorted(before.tables), before.byes)
+    assert repaired

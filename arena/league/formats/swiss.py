@@ -178,11 +178,12 @@ def tournament(field: Field, rounds: int, played: Played) -> Tournament:
         tables, byes = pair(order, k, done_tables, {b: records[b].byes for b in bots})
         if not set(stored) <= set(tables):
             # the field changed since this round was paired (a bot retired or disqualified mid-round):
-            # its stored tables stand, the bots left are paired among themselves
-            seated = {b for t in stored for b in t}
-            more, byes = pair([b for b in order if b not in seated], k, done_tables,
-                              {b: records[b].byes for b in bots})
-            tables = [*stored, *more]
+            # its stored tables stand, and the bots left sit in standing order, byes first, with no
+            # search: so the same tables whichever of them are stored when a run asks again
+            rest = [b for b in order if b not in {b for t in stored for b in t}]
+            byes = sorted(next(choose_byes(rest, {b: records[b].byes for b in bots}, len(rest) % k)))
+            rest = [b for b in rest if b not in byes]
+            tables = [*stored, *(table_key(rest[i:i + k]) for i in range(0, len(rest), k))]
         current = Round(number, tables, byes)
         out.rounds.append(current)
         results: dict[tuple[int, ...], dict[int, tuple[int, float, float]]] = {}  # bot: place, points, mean rank
