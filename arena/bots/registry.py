@@ -115,9 +115,14 @@ def registered(store: Store, name: str, version: str) -> Bot | None:
 
 
 def check_plays(bot: Bot, league: League) -> None:
-    """Refuses to enter ``bot`` in ``league`` unless it plays the league's game (no games listed: all)."""
+    """Refuses to enter ``bot`` in ``league`` unless it plays the league's game (no games listed: all),
+    and in a Swiss once it has started."""
     if bot.games and league.game not in bot.games:
         raise LeagueError(f"{bot.label} plays {', '.join(bot.games)}, not {league.game}")
+    if league.schedule.get("format") == "swiss" and "draw" in league.schedule:
+        # a Swiss' field is the entrants at its first round (arena/league/formats/swiss.py)
+        raise LeagueError(f"{league.name} is a Swiss tournament that has started: its field was fixed at its first "
+                          f"round, so {bot.label} cannot join it; enter it in a new league")
 
 
 @dataclass(frozen=True)

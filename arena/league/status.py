@@ -117,6 +117,8 @@ def league_status(store: Store, name: str, rounds: int | None = None, now: datet
             # a round robin's rounds; a Swiss' or a bracket's rounds are cycles (formats/)
             per_round = 1 if options.format in ("round-robin", "gauntlet") else k
             unfinished = {s.round // per_round for s in left}
+            if unplanned:  # the rounds its stored results do not decide yet (a Swiss' next) are left too
+                unfinished |= set(range(1 + max((s.round // per_round for s in slots), default=-1), target))
             if options.format not in ("knockout", "double-elimination"):  # a bracket plays to its end
                 out["rounds"] = {"target": target, "complete": target - len(unfinished) if enough else None,
                                  "left": len(unfinished) if enough else None}

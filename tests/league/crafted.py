@@ -9,6 +9,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 from arena.bots.registry import register_bot
+from arena.league import get_league
+from arena.league.formats import field_of, league_format
+from arena.league.formats.base import read_played
 from arena.league.standings import rebuild_ratings
 from arena.store import Bot, Game, League, Match, Store
 
@@ -49,3 +52,30 @@ def crafted_league(store: Store, league: str, names: tuple[str, ...],
                              record_path=f"runs/{league}/{i}/game-000.jsonl"))
     rebuild_ratings(store, league)
     return ids
+
+
+def play_format(store: Store, league: str, stop: int, rounds: int = 3) -> None:
+    """Stores the next ``stop`` matches of the league's format (``formats/``) to ``rounds``, as
+    the runner would: in each game the bots rank by id, the lowest first; rated."""
+    stored = 0
+    while stored < stop:
+        with store() as session, session.begin():
+            row = get_league(session, league)
+            field, played = field_of(row), read_played(store, row.id)
+            slots = [s for s in league_format(field.options).slots(field, rounds, played) if not played.stored(s)]
+            if not slots:
+                break
+            slot = slots[0]
+            match = Match(league_id=row.id, round=slot.round, table=slot.key, bots=list(slot.table),
+                          record_dir=f"runs/{slot.round}", restarts=[0] * len(slot.table), started_at=T0,
+                          finished_at=T0)
+            session.add(match)
+            session.flush()
+            for i in range(len(slot.table)):
+                seats = list(slot.table[i:] + slot.table[:i])
+                ranks = [1 + sorted(seats).index(b) for b in seats]
+                session.add(Game(match_id=match.id, index=i, seed=str(i), deal=f"c{slot.cycle}d{i}", seats=seats,
+                                 scores=[10 - r for r in ranks], ranks=ranks, failures=[""] * len(seats),
+                                 record_path=f"runs/{slot.round}/game-{i}.jsonl"))
+        stored += 1
+    rebuild_ratings(store, league)

@@ -31,6 +31,7 @@ from ..schedule import ScheduleOptions
 from .base import Field, LeagueFormat, Played, complete_cycles, read_played
 from .knockout import Knockout
 from .round_robin import RoundRobin
+from .swiss import Swiss
 
 
 def league_format(options: ScheduleOptions) -> LeagueFormat:
@@ -40,6 +41,7 @@ def league_format(options: ScheduleOptions) -> LeagueFormat:
         "round-robin": RoundRobin(),
         "knockout": Knockout(),
         "double-elimination": Knockout(double=True),
+        "swiss": Swiss(),
     }
     try:
         return formats[options.format]
