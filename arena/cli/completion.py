@@ -82,7 +82,7 @@ def _read(url: str, query: Callable[[Any], list]) -> list:
 
 
 def complete_leagues(kind: str | None = None) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:
-    """Completes a league's name; ``kind`` "ladder" or "round-robin" keeps only those."""
+    """Completes a league's name; ``kind`` "ladder" keeps only ladders, "league" every other format."""
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
         from sqlalchemy import select
@@ -94,9 +94,11 @@ def complete_leagues(kind: str | None = None) -> Callable[[click.Context, click.
         items = []
         for name, game, players, schedule in rows:
             form = schedule.get("format", "round-robin") if isinstance(schedule, dict) else "round-robin"
-            if (kind is None or form == kind) and name.startswith(incomplete) and safe(name):
+            wanted = kind is None or form == kind or (kind == "league" and form != "ladder")
+            if wanted and name.startswith(incomplete) and safe(name):
                 # shown beside the name by zsh and fish: no comma (fish splits there), nothing unsafe
-                help = (f"{game} {players} players" + (" ladder" if form == "ladder" else "")) if safe(game) else None
+                shown = "" if form == "round-robin" else f" {form}"
+                help = f"{game} {players} players{shown}" if safe(game) and safe(form) else None
                 items.append(CompletionItem(name, help=help))
         return items
 

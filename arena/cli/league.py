@@ -131,7 +131,7 @@ def list_leagues(as_json: bool, store) -> None:
 
 
 @league.command()
-@click.argument("name", shell_complete=complete_leagues("round-robin"))
+@click.argument("name", shell_complete=complete_leagues("league"))
 @click.option("--rounds", default=1, show_default=True, help="Play every round up to this many.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Matches played at once; with --executor celery, matches queued for the workers at once. "
@@ -144,7 +144,8 @@ def list_leagues(as_json: bool, store) -> None:
 @user_errors
 def run(name: str, rounds: int, jobs: int | None, runs_dir: Path, quiet: bool, executor: str, broker: str | None,
         queue: str, store) -> None:
-    """Play the league's round robin; a rerun resumes where a killed run stopped."""
+    """Play the league in its format (a round robin's rounds, a Swiss' rounds, a bracket to its
+    end); a rerun resumes where a killed run stopped."""
     from ..league.workers import make_executor
 
     with make_executor(executor, store, broker, queue) as chosen:
