@@ -29,6 +29,7 @@ from ...store import League, Rating, Store
 from .. import get_league
 from ..schedule import ScheduleOptions
 from .base import Field, LeagueFormat, Played, complete_cycles, read_played
+from .gauntlet import Gauntlet
 from .round_robin import RoundRobin
 
 
@@ -37,6 +38,7 @@ def league_format(options: ScheduleOptions) -> LeagueFormat:
     ``arena ladder run``'s)."""
     formats: dict[str, LeagueFormat] = {
         "round-robin": RoundRobin(),
+        "gauntlet": Gauntlet(),
     }
     try:
         return formats[options.format]
