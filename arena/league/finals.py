@@ -41,12 +41,22 @@ class Link:
     finals_of: str | None  # the name of the league this is the finals of
 
 
+@dataclass(frozen=True)
+class Finals:
+    """Finals just created."""
+
+    name: str
+    of: str
+    format: str
+    entrants: list[str]  # name@version of each
+
+
 def finals_name(name: str) -> str:
     return f"{name}-finals"
 
 
 def create_finals(store: Store, name: str, finals: str | None = None, format: str = "round-robin",
-                  challenger: str = "", actor_id: int | None = None) -> League:
+                  challenger: str = "", actor_id: int | None = None) -> Finals:
     """Closes league ``name`` (if it is not closed yet) and creates its finals (see the module's
     doc), made by account ``actor_id`` (None: the operator), both on the audit log. Refuses a
     league that has finals already, the finals of a league, a name taken, and fewer playing
@@ -86,7 +96,7 @@ def create_finals(store: Store, name: str, finals: str | None = None, format: st
         session.add_all(Entry(league_id=league.id, bot_id=bot.id) for bot in bots)
         audit.record(session, actor_id, "league.finals", f"league {league.id} ({finals})",
                      {"of": parent.name, "format": format, "entrants": len(bots)})
-    return league
+        return Finals(finals, parent.name, format, [bot.label for bot in bots])
 
 
 def link_of(session: Any, league: League) -> Link:

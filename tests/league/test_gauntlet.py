@@ -29,7 +29,8 @@ def test_every_challenger_version_meets_every_combination_of_the_field_and_nothi
     slots = fmt.slots(field, rounds, Played())
     challengers, others = [2, 5, 7], [1, 3, 4, 6]
     tables = {s.table for s in slots}
-    assert tables == {tuple(sorted((c, *rest))) for c in challengers for rest in itertools.combinations(others, players - 1)}
+    assert tables == {tuple(sorted((c, *rest))) for c in challengers
+                      for rest in itertools.combinations(others, players - 1)}
     for table in tables:
         assert len([b for b in table if b in challengers]) == 1, table  # no field-only table, no two versions
         assert sorted({s.round for s in slots if s.table == table}) == list(range(rounds))  # whole cycles

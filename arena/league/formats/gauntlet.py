@@ -28,7 +28,8 @@ def sides(field: Field, ids: list[int] | tuple[int, ...]) -> tuple[list[int], li
 
 def tables(challengers: list[int], others: list[int], players: int) -> list[tuple[int, ...]]:
     """Every table of one challenger and ``players`` − 1 of the field, sorted."""
-    return sorted(tuple(sorted((c, *rest))) for c in challengers for rest in itertools.combinations(others, players - 1))
+    return sorted(tuple(sorted((c, *rest))) for c in challengers
+                  for rest in itertools.combinations(others, players - 1))
 
 
 class Gauntlet:
