@@ -27,7 +27,7 @@ from .. import audit
 from ..store import Entry, League, Store
 from ..store.models import now
 from . import LeagueError, get_league, league_name_problem
-from .schedule import ScheduleOptions
+from .schedule import LEAGUE_FORMATS, ScheduleOptions
 
 BRACKETS = ("knockout", "double-elimination")  # seeded from the parent's ratings by default
 
@@ -62,6 +62,9 @@ def create_finals(store: Store, name: str, finals: str | None = None, format: st
     league that has finals already, the finals of a league, a name taken, and fewer playing
     entrants than a table."""
     finals = finals or finals_name(name)
+    if format not in LEAGUE_FORMATS:
+        raise LeagueError("finals are played by `arena league run`: their format is one of "
+                          f"{', '.join(LEAGUE_FORMATS)}")
     if problem := league_name_problem(finals):
         raise LeagueError(f"{problem} (give the finals a shorter name)")
     with store() as session, session.begin():
