@@ -13,10 +13,10 @@ from .conftest import csrf_of
 HOSTILE = "<b>bold</b>"
 
 
-def ladder_with_bots(store, name: str) -> None:
+def ladder_with_bots(store, name: str, version: str = "1") -> None:
     create_league(store, name, "sobek", 2, {}, ScheduleOptions(format="ladder"))
     for bot in ("alpha", HOSTILE):
-        register_bot(store, name=bot, version="1", image="img", image_digest="", language="python", author="t",
+        register_bot(store, name=bot, version=version, image="img", image_digest="", language="python", author="t",
                      games=[], league=name)
 
 
@@ -48,7 +48,7 @@ def test_an_admin_closes_a_ladder_and_both_boards_show_side_by_side(empty_site):
     assert board["league"]["finals"] == "open-finals" and board["league"]["finals_of"] is None
 
     # over the API: admin only, a gauntlet's challenger needed, one finals per league
-    ladder_with_bots(empty_site.store, "api")
+    ladder_with_bots(empty_site.store, "api", version="2")
     with empty_site.client("alice") as alice, empty_site.client() as anonymous:
         assert alice.post("/api/v1/leagues/api/finals", json={}).status_code == 403
         assert anonymous.post("/api/v1/leagues/api/finals", json={}).status_code == 401
