@@ -1,12 +1,17 @@
-"""Finals on the site (no Docker: nothing is played): an admin closes a league and creates its
-finals with the form (CSRF) or the API; both boards side by side; the JSON says the link. One
-test: a site costs a second to start."""
+"""Finals and a gauntlet on the site (no Docker: nothing is played). An admin closes a league and
+creates its finals with the form (CSRF) or the API; both boards side by side; the JSON says the
+link. A gauntlet's standings page from stored games, names escaped. One test: a site costs a
+second to start."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from arena.bots.registry import register_bot
 from arena.league import create_league
 from arena.league.schedule import ScheduleOptions
+from arena.league.standings import rebuild_ratings
+from arena.store import Game, League, Match
 
 from .conftest import csrf_of
 
@@ -63,3 +68,30 @@ def test_an_admin_closes_a_ladder_and_both_boards_show_side_by_side(empty_site):
             "api-last", "api", "alpha")
         again = admin.post("/api/v1/leagues/api/finals", json={})
         assert again.status_code == 409 and "has its finals already: api-last" in again.json()["detail"]
+
+    # a gauntlet's board on its standings page: one complete cycle of each of its two tables stored
+    gauntlet = create_league(empty_site.store, "gt", "sobek", 2, {}, ScheduleOptions(format="gauntlet",
+                                                                                    challenger=HOSTILE))
+    ids = [register_bot(empty_site.store, name=name, version="9", image="img", image_digest="", language="python",
+                        author="t", games=[], league="gt").id for name in (HOSTILE, "alpha", "beta")]
+    with empty_site.store() as session, session.begin():
+        for rival, ranks in ((ids[1], (1, 2)), (ids[2], (2, 1))):  # ahead of alpha twice, behind beta twice
+            table = sorted((ids[0], rival))
+            for round_ in (0, 1):
+                match = Match(league_id=gauntlet.id, round=round_, table=",".join(map(str, table)), bots=table,
+                              record_dir="x", restarts=[0, 0], started_at=datetime.now(UTC))
+                session.add(match)
+                session.flush()
+                session.add(Game(match_id=match.id, index=0, seed=str(round_), deal="c0d0", seats=[ids[0], rival],
+                                 scores=[0, 0], ranks=list(ranks), failures=["", ""], record_path="x"))
+        assert session.get_one(League, gauntlet.id).name == "gt"
+    rebuild_ratings(empty_site.store, "gt")
+    with empty_site.client() as anonymous:
+        page = anonymous.get("/leagues/gt/standings").text
+        data = anonymous.get("/api/v1/leagues/gt/standings").json()
+    assert 'id="gauntlet"' in page and HOSTILE not in page and "&lt;b&gt;bold&lt;/b&gt; against the field" in page
+    assert f'id="against-{ids[0]}"' in page and "+1.00" in page and "-1.00" in page
+    versions = data["board"]["versions"]
+    assert data["format"] == "gauntlet" and data["board"]["field"] == ids[1:] and len(versions) == 1
+    assert [(a["bot_id"], a["games"], a["ahead"], a["behind"]) for a in versions[0]["against"]] == [
+        (ids[1], 2, 2, 0), (ids[2], 2, 0, 2)]
