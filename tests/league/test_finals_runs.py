@@ -103,6 +103,8 @@ def test_the_finals_deal_nothing_a_bot_was_dealt_before(store, tmp_path, test_bo
     assert run_league(store, "p", rounds=2, jobs=2, runs_dir=tmp_path / "runs").games_run == 8
     assert create_finals(store, "p").name == "p-finals"
     assert run_league(store, "p-finals", rounds=2, jobs=2, runs_dir=tmp_path / "runs").games_run == 8
+    again = run_league(store, "p", rounds=2, jobs=2, runs_dir=tmp_path / "runs")  # closed, it still runs
+    assert (again.matches_run, again.matches_skipped) == (0, 2)
     league, league_containers = deals_seen(tmp_path / "runs" / "p")
     finals, finals_containers = deals_seen(tmp_path / "runs" / "p-finals")
     assert set(league) == set(finals) == {"rec0@1", "rec1@1"}
