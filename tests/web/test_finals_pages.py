@@ -47,6 +47,7 @@ def test_an_admin_closes_a_ladder_and_both_boards_show_side_by_side(empty_site):
         listed = {lg["name"]: lg for lg in anonymous.get("/api/v1/leagues").json()}
         board = anonymous.get("/api/v1/leagues/open/leaderboard").json()
         assert 'id="finals-form"' not in anonymous.get("/leagues/open").text
+        assert "finals of open</span>" in anonymous.get("/leagues").text
     assert listed["open"]["closed_at"] and listed["open"]["finals"] == "open-finals"
     assert listed["open-finals"]["finals_of"] == "open" and listed["open-finals"]["entrants"] == 2
     assert listed["open-finals"]["schedule"]["format"] == "round-robin"
@@ -58,6 +59,9 @@ def test_an_admin_closes_a_ladder_and_both_boards_show_side_by_side(empty_site):
         assert alice.post("/api/v1/leagues/api/finals", json={}).status_code == 403
         assert anonymous.post("/api/v1/leagues/api/finals", json={}).status_code == 401
     with empty_site.client("admin") as admin:
+        refused = admin.post("/api/v1/leagues", json={"name": "g0", "game": "sobek", "players": 2,
+                                                    "format": "gauntlet"})
+        assert refused.status_code == 400 and "a gauntlet needs its challenger" in refused.json()["detail"]
         assert admin.post("/api/v1/leagues/nowhere/finals", json={}).status_code == 404
         refused = admin.post("/api/v1/leagues/api/finals", json={"format": "gauntlet"})
         assert refused.status_code == 400 and "needs its challenger" in refused.json()["detail"]
