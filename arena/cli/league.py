@@ -200,8 +200,7 @@ def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path, 
 def standings(name: str, as_json: bool, store) -> None:
     """The standings of league NAME's format (a Swiss' points and tie-breaks, a bracket, a
     gauntlet's challengers against the field), from complete duplicate cycles, with the ratings."""
-    from ..league.formats import league_format, standings_of
-    from ..league.schedule import ScheduleOptions
+    from ..league.formats import format_named, standings_of
 
     data = standings_of(store, name)
     if as_json:
@@ -211,7 +210,7 @@ def standings(name: str, as_json: bool, store) -> None:
         raise click.ClickException(f"a {data['format']} league's standings are its leaderboard: "
                                    f"arena leaderboard {printable(name)}")
     labels = {int(b): f"{r['bot']}@{r['version']}" for b, r in data["ratings"].items()}
-    for line in league_format(ScheduleOptions(format=data["format"])).text(data["board"], labels):
+    for line in format_named(data["format"]).text(data["board"], labels):
         click.echo(printable(line, limit=500))
 
 

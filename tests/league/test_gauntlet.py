@@ -76,3 +76,34 @@ def test_the_board_counts_each_version_against_each_field_bot():
     lines = fmt.text(board, {1: "a@1", 2: "champ@1", 3: "b@1", 4: "champ@2"})
     assert "champ@1: 4 game(s) against the field, mean rank difference +0.50" in lines
     assert "  vs a@1: 2 game(s), -0.50, ahead 0, behind 1, level 1" in lines
+
+
+def test_the_cli_prints_a_gauntlets_standings_from_complete_cycles_only(store, db_url):
+    """Two cycles stored for one table, half of a cycle for the other: only complete cycles count."""
+    from datetime import UTC, datetime
+
+    from click.testing import CliRunner
+
+    from arena.bots.registry import register_bot
+    from arena.cli import main as arena
+    from arena.league import create_league
+    from arena.store import Game, Match
+
+    league = create_league(store, "g", "sobek", 2, {}, OPTIONS)
+    ids = [register_bot(store, name=name, version="1", image="img", image_digest="", language="python", author="t",
+                        games=[], league="g").id for name in ("champ", "fa", "fb")]
+    with store() as session, session.begin():
+        for rival, rounds in ((ids[1], (0, 1, 2, 3)), (ids[2], (0,))):
+            table = sorted((ids[0], rival))
+            for round_ in rounds:
+                match = Match(league_id=league.id, round=round_, table=",".join(map(str, table)), bots=table,
+                              record_dir="x", restarts=[0, 0], started_at=datetime.now(UTC))
+                session.add(match)
+                session.flush()
+                session.add(Game(match_id=match.id, index=0, seed=str(round_), deal="d", seats=[ids[0], rival],
+                                 scores=[1, 0], ranks=[1, 2], failures=["", ""], record_path="x"))
+    printed = CliRunner().invoke(arena, ["league", "standings", "g", "--db", db_url])
+    assert printed.exit_code == 0, printed.output
+    assert "champ@1: 4 game(s) against the field, mean rank difference +1.00" in printed.output
+    assert "  vs fa@1: 4 game(s), +1.00, ahead 4, behind 0, level 0" in printed.output
+    assert "vs fb@1" not in printed.output  # its cycle is open: secret
