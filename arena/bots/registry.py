@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select, update
 
 from .. import access, audit
-from ..league import LeagueError, NotAllowed, get_league
+from ..league import LeagueError, NotAllowed, check_open, get_league
 from ..store import Bot, Entry, ImageArchive, League, Store, Team, User
 from ..store.models import now
 
@@ -115,8 +115,9 @@ def registered(store: Store, name: str, version: str) -> Bot | None:
 
 
 def check_plays(bot: Bot, league: League) -> None:
-    """Refuses to enter ``bot`` in ``league`` unless it plays the league's game (no games listed: all),
-    and in a Swiss once it has started."""
+    """Refuses to enter ``bot`` in ``league`` unless it plays the league's game (no games listed: all)
+    and the league is open (:func:`~arena.league.check_open`), and in a Swiss once it has started."""
+    check_open(league)
     if bot.games and league.game not in bot.games:
         raise LeagueError(f"{bot.label} plays {', '.join(bot.games)}, not {league.game}")
     if league.schedule.get("format") == "swiss" and "draw" in league.schedule:

@@ -29,7 +29,7 @@ from referee.textlog import printable
 
 from .. import access, notifications
 from ..accounts import Account, account_of
-from ..league import LeagueError, NotAllowed, get_league
+from ..league import LeagueError, NotAllowed, check_open, get_league
 from ..store import Bot, Store, Submission, Team, User, rows_changed
 from ..store.models import SubmissionStatus, now
 from .build import BUILD_TIMEOUT, BuildResult, BuildUnavailable, build_bot
@@ -96,6 +96,7 @@ def check_leagues(store: Store, config: BotConfig, leagues: Sequence[str]) -> No
     with store() as session:
         for name in leagues:
             league = get_league(session, name)  # an unknown league is refused before any build
+            check_open(league)  # and a closed one
             if config.games and league.game not in config.games:
                 raise LeagueError(f"league {name} plays {league.game}, and {config.name}'s bot.toml says it plays "
                                   f"only {', '.join(config.games)}")

@@ -112,6 +112,25 @@ def join(name: str, bot: str, store) -> None:
     click.echo(f"{printable(entered.label)} joined {printable(name)}")
 
 
+@league.command()
+@click.argument("name", shell_complete=complete_leagues())
+@click.option("--name", "finals", default=None, metavar="FINALS", help="The finals' name (default: NAME-finals).")
+@click.option("--format", "format_", type=click.Choice(LEAGUE_FORMATS), default=DEFAULT_SCHEDULE.format,
+              show_default=True, help="The finals' format (a bracket is seeded from NAME's ratings).")
+@click.option("--challenger", default="", metavar="BOT", help="A gauntlet's challenger (with --format gauntlet).")
+@with_store(create=False)
+@user_errors
+def finals(name: str, finals: str | None, format_: Format, challenger: str, store) -> None:
+    """Close league NAME to new entrants and create its finals: NAME's playing entrants, its game,
+    settings and time control, on a fresh secret (deals no bot has seen). Play them with `arena
+    league run FINALS`; NAME itself may go on running (a ladder stays the public board)."""
+    from ..league.finals import create_finals
+
+    made = create_finals(store, name, finals, format_, challenger)
+    click.echo(f"league {printable(name)} is closed to new entrants; its finals {printable(made.name)} "
+               f"({format_}, {len(made.entrants)} entrants, a fresh secret): arena league run {printable(made.name)}")
+
+
 @league.command("list")
 @json_option
 @with_store(create=False)
@@ -121,6 +140,7 @@ def list_leagues(as_json: bool, store) -> None:
     if as_json:
         echo_json([{"name": lg.name, "format": lg.format, "game": lg.game, "players": lg.players,
                     "settings": lg.settings, "schedule": lg.schedule, "created_at": iso(lg.created_at),
+                    "closed_at": iso(lg.closed_at), "finals": lg.finals, "finals_of": lg.finals_of,
                     "entrants": [{"bot_id": b.id, "bot": b.name, "version": b.version} for b in lg.bots]}
                    for lg in leagues])
         return
@@ -181,8 +201,7 @@ def run_with_progress(store, name: str, rounds: int, jobs: int, runs_dir: Path, 
 def standings(name: str, as_json: bool, store) -> None:
     """The standings of league NAME's format (a Swiss' points and tie-breaks, a bracket, a
     gauntlet's challengers against the field), from complete duplicate cycles, with the ratings."""
-    from ..league.formats import league_format, standings_of
-    from ..league.schedule import ScheduleOptions
+    from ..league.formats import format_named, standings_of
 
     data = standings_of(store, name)
     if as_json:
@@ -192,7 +211,7 @@ def standings(name: str, as_json: bool, store) -> None:
         raise click.ClickException(f"a {data['format']} league's standings are its leaderboard: "
                                    f"arena leaderboard {printable(name)}")
     labels = {int(b): f"{r['bot']}@{r['version']}" for b, r in data["ratings"].items()}
-    for line in league_format(ScheduleOptions(format=data["format"])).text(data["board"], labels):
+    for line in format_named(data["format"]).text(data["board"], labels):
         click.echo(printable(line, limit=500))
 
 

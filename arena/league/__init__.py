@@ -76,6 +76,14 @@ def create_league(store: Store, name: str, game: str, players: int, settings: di
     return league
 
 
+def check_open(league: League) -> None:
+    """Refuses a new entrant in ``league`` once it is closed (``arena league finals``): asked by
+    ``arena league join``, by every registration that enters a bot, and before a submission's build."""
+    if league.closed_at is not None:
+        raise LeagueError(f"league {league.name} is closed to new entrants since "
+                          f"{league.closed_at:%Y-%m-%d %H:%M} UTC: enter another league")
+
+
 def get_league(session: Any, name: str) -> League:
     league = session.scalar(select(League).where(League.name == name))
     if league is None:

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from ..bots.registry import BotRef, check_plays, find_bot
 from ..store import Bot, Entry, League, Store
 from . import LeagueError, get_league
+from .finals import link_of
 from .schedule import DEFAULT_SCHEDULE, ScheduleOptions
 
 
@@ -44,6 +45,9 @@ class LeagueSummary:
     schedule: dict[str, Any] = field(default_factory=dict)  # ScheduleOptions.to_dict(): never the secret
     created_at: datetime | None = None
     bots: list[BotRef] = field(default_factory=list)  # the entrants, in the order of ``entrants``
+    closed_at: datetime | None = None  # closed to new entrants (``finals.py``)
+    finals: str | None = None  # the name of its finals
+    finals_of: str | None = None  # the name of the league it is the finals of
 
 
 def all_leagues(store: Store) -> list[LeagueSummary]:
@@ -52,7 +56,9 @@ def all_leagues(store: Store) -> list[LeagueSummary]:
         summaries = []
         for lg in session.scalars(select(League).order_by(League.name)):
             options = ScheduleOptions.from_dict(lg.schedule)
+            link = link_of(session, lg)
             summaries.append(LeagueSummary(lg.name, lg.game, lg.players, [e.bot.label for e in lg.entries],
                                            options.format, lg.settings, options.to_dict(), lg.created_at,
-                                           [BotRef.of(e.bot) for e in lg.entries]))
+                                           [BotRef.of(e.bot) for e in lg.entries], link.closed_at, link.finals,
+                                           link.finals_of))
         return summaries

@@ -67,6 +67,9 @@ class ScheduleOptions:
             raise ValueError(f"failures must be one of {', '.join(FAILURE_POLICIES)}, got {self.failures!r}")
         if self.format not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
+        if self.format == "gauntlet" and not self.challenger:
+            raise ValueError("a gauntlet needs its challenger: the bot name whose versions play the field "
+                             "(--challenger BOT)")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScheduleOptions:

@@ -52,6 +52,10 @@ class LeagueOut(Out):
     settings: Settings
     schedule: Schedule
     created_at: Moment = Field(description="when it was created")
+    closed_at: Moment | None = Field(None, description="when it was closed to new entrants (null: open); see "
+                                                       "docs/leagues.md, \"Finals on fresh deals\"")
+    finals: LeagueName | None = Field(None, description="the name of its finals, ranked on fresh deals (null: none)")
+    finals_of: LeagueName | None = Field(None, description="the league it is the finals of (null: none)")
 
 
 class LeaderboardRow(Out):
@@ -200,6 +204,9 @@ class LeagueListed(Out):
     settings: Settings
     schedule: Schedule
     created_at: Moment = Field(description="when it was created")
+    closed_at: Moment | None = Field(description="when it was closed to new entrants (null: open)")
+    finals: LeagueName | None = Field(description="the name of its finals, ranked on fresh deals (null: none)")
+    finals_of: LeagueName | None = Field(description="the league it is the finals of (null: none)")
     entrants: list[EntrantOut] = Field(description="in entry order")
 
 

@@ -84,6 +84,7 @@ class Bot(Base):
 
 class League(Base):
     __tablename__ = "leagues"
+    __table_args__ = (UniqueConstraint("finals_of", name="uq_leagues_finals_of"),)  # one finals per league
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
@@ -95,6 +96,10 @@ class League(Base):
     # hex, >= 128 bits: every deal and bot seed of the league derives from it; never sent to a bot
     secret: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # closed to new entrants (``arena league finals``): no join, no submission enters it
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the league whose finals this is: its entrants at close, ranked on fresh deals (a new secret)
+    finals_of: Mapped[int | None] = mapped_column(ForeignKey("leagues.id"), nullable=True)
 
     entries: Mapped[list[Entry]] = relationship(back_populates="league", order_by="Entry.bot_id")
 

@@ -34,12 +34,14 @@ from ..accounts import Account
 from ..league import LEAGUE_NAME, LEAGUE_NAME_RULE, LeagueError, create_league, get_league, league_name_problem
 from ..league.confidence import LEVEL, SAMPLES, TOP_K
 from ..league.crosstable import crosstable
+from ..league.finals import Link, create_finals, link
 from ..league.ladder import LadderStatus, run_ladder
 from ..league.runner import run_league
 from ..league.schedule import (
     DEFAULT_SCHEDULE,
     FAILURE_POLICIES,
     FORMATS,
+    LEAGUE_FORMATS,
     FailurePolicy,
     Format,
     ScheduleOptions,
@@ -99,6 +101,16 @@ class CreateLeague(BaseModel):
                             description="a bracket's seeding: the league whose ratings order the seeds")
 
 
+class FinalsRequest(BaseModel):
+    """What ``arena league finals`` takes."""
+
+    name: Annotated[str, AfterValidator(_league_name)] | None = Field(
+        None, description=f"the finals' name (default: the league's name and -finals); {LEAGUE_NAME_RULE}")
+    format: Format = Field(DEFAULT_SCHEDULE.format, description="the finals' format: one `arena league run` plays "
+                                                                "(not a ladder)")
+    challenger: str = Field(DEFAULT_SCHEDULE.challenger, max_length=64, description="a gauntlet's challenger")
+
+
 class RunRequest(BaseModel):
     rounds: int = Field(1, ge=1, le=MAX_ROUNDS, description="play every round up to this many; a ladder: this "
                                                              "many more matches, in whole cycles")
@@ -109,15 +121,16 @@ class RunRequest(BaseModel):
 def all_leagues(store: Store) -> list[LeagueOut]:
     with store() as session:
         names = session.scalars(select(League.name).order_by(League.name)).all()
-    return [_summary(standings(store, name)) for name in names]
+    return [_summary(standings(store, name), link(store, name)) for name in names]
 
 
-def _summary(now: Standings) -> LeagueOut:
+def _summary(now: Standings, tied: Link) -> LeagueOut:
     # the secret is never shown; from_dict also drops a pre-0002 league's "seed"
     return LeagueOut(name=now.name, game=now.game, players=now.players, entrants=len(now.rows),
                      # every seat of a game is an entrant's, and each game has ``players`` seats
                      games=sum(r["games"] for r in now.rows) // now.players, settings=now.settings,
-                     schedule=ScheduleOptions.from_dict(now.schedule).to_dict(), created_at=now.created_at)
+                     schedule=ScheduleOptions.from_dict(now.schedule).to_dict(), created_at=now.created_at,
+                     closed_at=tied.closed_at, finals=tied.finals, finals_of=tied.finals_of)
 
 
 # Columns of the leaderboard: (key, heading, kind, order of a first click)
@@ -147,13 +160,15 @@ def sort_rows(rows: list[dict[str, Any]], sort: str, order: str) -> list[dict[st
     return sorted(by_rank, key=key, reverse=order == "desc")
 
 
-def board(store: Store, name: str, sort: str, order: str, top: int = TOP_K) -> tuple[Leaderboard, str]:
+def board(store: Store, name: str, sort: str, order: str, top: int = TOP_K,
+          tied: Link | None = None) -> tuple[Leaderboard, str]:
     """The leaderboard (P(top ``top``)), and the version of the standings it was drawn from."""
     now = standings(store, name)
+    tied = tied or link(store, name)
     rows = [LeaderboardRow(**r) for r in sort_rows(now.rows_for(top) if top != TOP_K else list(now.rows), sort,
                                                    order)]
     top_k = rows[0].top_k if rows else top
-    return Leaderboard(league=_summary(now), sort=sort, order=order, top_k=top_k, rows=rows), now.version
+    return Leaderboard(league=_summary(now, tied), sort=sort, order=order, top_k=top_k, rows=rows), now.version
 
 
 class Drawn:
@@ -168,17 +183,19 @@ class Drawn:
 
     def get(self, store: Store, name: str, sort: str, order: str, kind: str,
             draw: Callable[[Leaderboard], Any], top: int = TOP_K) -> Any:
-        """What ``draw`` makes of the league's leaderboard as it is now."""
+        """What ``draw`` makes of the league's leaderboard as it is now (closing a league or
+        creating its finals stores no match, so its link is part of the key)."""
         version = standings(store, name).version
-        key = (name, version, sort, order, kind, top)
+        tied = link(store, name)
+        key = (name, version, tied, sort, order, kind, top)
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
-        data, version = board(store, name, sort, order, top)
+        data, version = board(store, name, sort, order, top, tied)
         drawn = draw(data)
         with self.lock:
-            self.items[(name, version, sort, order, kind, top)] = drawn
+            self.items[(name, version, tied, sort, order, kind, top)] = drawn
             while len(self.items) > self.SIZE:
                 self.items.popitem(last=False)
         return drawn
@@ -347,7 +364,18 @@ def _create(request: Request, body: CreateLeague, account: Account) -> LeagueOut
                       actor_id=account.id)
     except LeagueError as exc:  # bad settings or player count: never a 404, whatever the words
         raise HTTPException(400, str(exc)) from None
-    return _summary(standings(store, body.name))
+    return _summary(standings(store, body.name), link(store, body.name))
+
+
+def _finals(request: Request, name: str, body: FinalsRequest, account: Account) -> LeagueOut:
+    store = _store(request)
+    with store() as session:
+        get_league(session, name)  # unknown: 404
+    try:
+        made = create_finals(store, name, body.name, body.format, body.challenger, actor_id=account.id)
+    except LeagueError as exc:  # has finals already, a name taken, too few entrants: never a 404
+        raise HTTPException(409 if "already" in str(exc) else 400, str(exc)) from None
+    return _summary(standings(store, made.name), link(store, made.name))
 
 
 # -- the API --------------------------------------------------------------------------------------
@@ -381,6 +409,14 @@ def api_crosstable(request: Request, name: str) -> Response:
 def api_create(request: Request, account: Admin, body: CreateLeague) -> LeagueOut:
     """Creates a league (admin only), as ``arena league create`` does."""
     return _create(request, body, account)
+
+
+@router.post(API + "/leagues/{name}/finals", tags=["leagues"], status_code=201)
+def api_finals(request: Request, account: Admin, name: str, body: FinalsRequest | None = None) -> LeagueOut:
+    """Closes the league to new entrants and creates its finals (admin only), as ``arena league
+    finals`` does: its playing entrants, game, settings and time control, on a fresh secret; 409
+    if it has finals already. Run them as any league."""
+    return _finals(request, name, body or FinalsRequest(), account)
 
 
 @router.post(API + "/leagues/{name}/run", tags=["leagues"], status_code=202)
@@ -428,8 +464,13 @@ def leaderboard_page(request: Request, account: Viewer, name: str, sort: SortKey
 
     league, table_html = drawn_of(request).get(_store(request), name, sort, order, "html", table)
     run = runs_of(request).get(name) if access.may_manage_leagues(account) else None
+    # the other board of a league and its finals, side by side: the finals on fresh deals, the parent's
+    # ladder or league going on as the public board (its complete cycles only, as every board)
+    other = league.finals or league.finals_of
+    beside = board(_store(request), other, "rank", "asc")[0] if other else None
     return render(request, "leaderboard.html", {"league": league, "table": table_html, "run": run,
-                                                "max_jobs": MAX_JOBS, "mine": _mine(request, account, name)})
+                                                "max_jobs": MAX_JOBS, "mine": _mine(request, account, name),
+                                                "beside": beside, "league_formats": LEAGUE_FORMATS})
 
 
 def _mine(request: Request, account: Account | None, name: str) -> list[int]:
@@ -494,6 +535,18 @@ def create_form(request: Request, account: Admin, name: Annotated[str, Form()] =
         raise HTTPException(400, _first_problem(exc)) from None
     created = _create(request, body, account)
     return RedirectResponse(f"/leagues/{quote(created.name)}", status_code=303)
+
+
+@router.post("/leagues/{name}/finals", include_in_schema=False)
+def finals_form(request: Request, account: Admin, name: str, finals: Annotated[str, Form()] = "",
+                format: Annotated[str, Form()] = DEFAULT_SCHEDULE.format,
+                challenger: Annotated[str, Form()] = "") -> Response:
+    try:
+        body = FinalsRequest(name=finals or None, format=format, challenger=challenger)
+    except ValueError as exc:
+        raise HTTPException(400, _first_problem(exc)) from None
+    made = _finals(request, name, body, account)
+    return RedirectResponse(f"/leagues/{quote(made.name, safe='')}", status_code=303)
 
 
 @router.post("/leagues/{name}/run", include_in_schema=False)

@@ -51,6 +51,7 @@ NOT_LISTINGS = {
     "kit install": "copies a kit into a folder; prints how to use it",
     "bot check": "plays a bot and prints a report; the exit status is the verdict",
     "bot submit": "builds, checks and registers; prints the steps",
+    "league finals": "closes a league and creates its finals; prints what it made (league list --json has both)",
     "doctor": "a health check whose exit status is the verdict (images list --json has the images)",
     "league create": "creates a league",
     "league join": "enters a bot",

@@ -147,6 +147,8 @@ def check_0001_store_upgraded(store: Store) -> None:
     for table in ("notifications", "notification_feeds", "webhooks", "webhook_deliveries", "bot_health", "rank_marks"):
         expected[table] = []  # 0007e's
     expected["scrimmages"] = expected["scrimmage_games"] = []  # 0007c's
+    for league in expected["leagues"]:  # 0008f: open, and nobody's finals
+        league.update(closed_at=None, finals_of=None)
     got = rows(store)
     secrets = [league.pop("secret") for league in got["leagues"]]
     assert all(re.fullmatch("[0-9a-f]{64}", s) for s in secrets) and len(set(secrets)) == 2, secrets

@@ -184,7 +184,7 @@ def test_a_command_that_only_reads_reads_an_existing_store(store, db_url):
 COMMANDS_WITH_A_STORE = {
     "images archive": [], "bot list": [], "bot submit": ["."],
     "league create": ["y", "--game", "prohis", "--players", "3"], "league join": ["x", "b@1"], "league list": [],
-    "league run": ["x"], "league status": ["x"], "league standings": ["x"],
+    "league run": ["x"], "league status": ["x"], "league standings": ["x"], "league finals": ["x"],
     "ratings rebuild": ["x"], "leaderboard": ["x"], "show game": ["1"], "show match": ["1"], "demo": [], "serve": [],
     "user add": ["eve"], "user list": [], "user password": ["eve"], "user token": ["eve"], "user invite": [],
     "user invites": [],

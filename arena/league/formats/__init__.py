@@ -30,6 +30,7 @@ from .. import get_league
 from ..schedule import ScheduleOptions
 from .base import Field, LeagueFormat, Played, complete_cycles, read_played
 from .knockout import Knockout
+from .gauntlet import Gauntlet
 from .round_robin import RoundRobin
 from .swiss import Swiss
 
@@ -37,16 +38,22 @@ from .swiss import Swiss
 def league_format(options: ScheduleOptions) -> LeagueFormat:
     """The format a league's options name, as ``arena league run`` plays it (a ladder is
     ``arena ladder run``'s)."""
+    return format_named(options.format)
+
+
+def format_named(name: str) -> LeagueFormat:
+    """The format called ``name`` (a standings document's ``format``)."""
     formats: dict[str, LeagueFormat] = {
         "round-robin": RoundRobin(),
         "knockout": Knockout(),
         "double-elimination": Knockout(double=True),
         "swiss": Swiss(),
+        "gauntlet": Gauntlet(),
     }
     try:
-        return formats[options.format]
+        return formats[name]
     except KeyError:
-        raise ValueError(f"the format {options.format!r} is not played by `arena league run`") from None
+        raise ValueError(f"the format {name!r} is not played by `arena league run`") from None
 
 
 def field_of(league: League) -> Field:
@@ -105,5 +112,5 @@ def standings_of(store: Store, name: str) -> dict[str, Any]:
             "ratings": ratings}
 
 
-__all__ = ["Field", "LeagueFormat", "Played", "drawn_field", "field_of", "format_board", "league_format",
-           "standings_of"]
+__all__ = ["Field", "LeagueFormat", "Played", "drawn_field", "field_of", "format_board", "format_named",
+           "league_format", "standings_of"]
