@@ -29,8 +29,8 @@ from ...store import League, Rating, Store
 from .. import get_league
 from ..schedule import ScheduleOptions
 from .base import Field, LeagueFormat, Played, complete_cycles, read_played
-from .knockout import Knockout
 from .gauntlet import Gauntlet
+from .knockout import Knockout
 from .round_robin import RoundRobin
 from .swiss import Swiss
 
