@@ -87,7 +87,11 @@ class CreateLeague(BaseModel):
                                                           description="the game's [house] settings")
     deals: int = Field(DEFAULT_SCHEDULE.deals, ge=1, le=100, description="games per match = deals x players")
     decision_ms: int = Field(DEFAULT_SCHEDULE.decision_ms, ge=1, le=limits.MAX_DECISION_MS)
-    bank_ms: int = Field(DEFAULT_SCHEDULE.bank_ms, ge=0, le=limits.MAX_BANK_MS)
+    bank_ms: int = Field(DEFAULT_SCHEDULE.bank_ms, ge=0, le=limits.MAX_BANK_MS, description="per seat and game")
+    increment_ms: int = Field(DEFAULT_SCHEDULE.increment_ms, ge=0, le=limits.MAX_INCREMENT_MS,
+                              description="added to the game bank after each decision answered in time (uncapped)")
+    match_bank_ms: int = Field(DEFAULT_SCHEDULE.match_bank_ms, ge=0, le=limits.MAX_BANK_MS,
+                               description="per bot and match, spent once the game bank is; 0: none")
     failures: FailurePolicy = DEFAULT_SCHEDULE.failures
     format: Format = Field(DEFAULT_SCHEDULE.format, description="a ladder plays without end, "
                            "each table picked by matchmaking (docs/leagues.md)")
@@ -331,6 +335,7 @@ def _create(request: Request, body: CreateLeague, account: Account) -> LeagueOut
         if session.scalar(select(League.id).where(League.name == body.name)) is not None:
             raise HTTPException(409, f"a league named {body.name!r} exists already")
     options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
+                              increment_ms=body.increment_ms, match_bank_ms=body.match_bank_ms,
                               failures=body.failures, format=body.format)
     try:
         create_league(store, body.name, body.game, body.players, dict(body.settings), options,
@@ -400,7 +405,9 @@ def _default_order(sort: str) -> Order:
 @router.get("/leagues", include_in_schema=False)
 def leagues_page(request: Request, account: Viewer) -> Response:
     return render(request, "leagues.html", {"leagues": all_leagues(_store(request)), "games": sorted(GAMES),
-                                            "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE})
+                                            "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE,
+                                            "max_bank_ms": limits.MAX_BANK_MS,
+                                            "max_increment_ms": limits.MAX_INCREMENT_MS})
 
 
 @router.get("/leagues/{name}", include_in_schema=False)
@@ -471,10 +478,13 @@ def create_form(request: Request, account: Admin, name: Annotated[str, Form()] =
                 deals: Annotated[int, Form()] = DEFAULT_SCHEDULE.deals,
                 decision_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.decision_ms,
                 bank_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.bank_ms,
+                increment_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.increment_ms,
+                match_bank_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.match_bank_ms,
                 failures: Annotated[str, Form()] = DEFAULT_SCHEDULE.failures) -> Response:
     try:
         body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
-                            decision_ms=decision_ms, bank_ms=bank_ms, failures=failures)
+                            decision_ms=decision_ms, bank_ms=bank_ms, increment_ms=increment_ms,
+                            match_bank_ms=match_bank_ms, failures=failures)
     except ValueError as exc:
         raise HTTPException(400, _first_problem(exc)) from None
     created = _create(request, body, account)
