@@ -77,7 +77,8 @@ def test_uploads_take_their_numbers_from_limits_and_the_page_says_them():
 # default, a field (a dataclass's, a pydantic model's Field(...) and its bounds), a click option's
 # default, a dict's key. Numbers: the time control, the build, uploads, quotas (and every constant
 # of limits.py, by its own name); words: a league's failure policy and format.
-NUMBERS = {"startup_ms", "decision_ms", "bank_ms", "increment_ms", "match_bank_ms", "max_restarts", "memory_mb", "cpus", "pids", "tmpfs_mb", "shm_mb",
+NUMBERS = {"startup_ms", "decision_ms", "bank_ms", "increment_ms", "match_bank_ms", "max_restarts", "memory_mb", "cpus",
+           "pids", "tmpfs_mb", "shm_mb",
            "file_size_mb", "open_files",
            "build_timeout_s", "build_seconds", "max_image_mb", "max_size_mb", "build_memory_mb", "build_pids",
            "build_cpus", "build_cpu_shares", "bot_toml_kb", "build_arg_chars",
