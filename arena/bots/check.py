@@ -312,8 +312,7 @@ def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder
 
 def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, core: int) -> _Played:
     """One game of the check: a match of the bot and random built-in players on ``core``."""
-    time = time_control if game.load else replace(
-        time_control, decision_ms=min(MAX_MS, time_control.decision_ms * limits.CHECK_SLACK))
+    time = game_time(time_control, game.load)
     spec = MatchSpec(game=game.game, match_id=game.match_id, time=time, max_restarts=limits.CHECK_RESTARTS,
                      shutdown_ms=limits.CHECK_SHUTDOWN_MS,
                      bots=(bot, *(BotSpec(f"random-{i}", builtin="random") for i in range(1, game.players))))
@@ -329,6 +328,13 @@ def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, co
         outcome["ranks"][seat], [d["ms"] for d in record.decisions if d["seat"] == seat and not d.get("fallback")],
         result.totals[0]["peak_memory_mb"], result.totals[0]["shutdown"],
         log.read_text(errors="replace") if log.exists() else "")
+
+
+def game_time(time_control: TimeControl, load: bool) -> TimeControl:
+    """A check game's clock: the time control itself under load; otherwise CHECK_SLACK times its
+    decision time, its banks and increment as they are."""
+    return time_control if load else replace(
+        time_control, decision_ms=min(MAX_MS, time_control.decision_ms * limits.CHECK_SLACK))
 
 
 @contextlib.contextmanager
