@@ -21,7 +21,7 @@ SLACK_MS = 40  # what the round trips of the decisions so far may have taken out
 
 def play_clock(tmp_path, plan: str, games: int, **time: int) -> tuple[dict, list[dict]]:
     told = tmp_path / "told.jsonl"
-    bots = [{"name": "clock", "command": [*CLOCK, str(told), plan]}, {"name": "r", "builtin": "random"}]
+    bots: list[dict] = [{"name": "clock", "command": [*CLOCK, str(told), plan]}, {"name": "r", "builtin": "random"}]
     result = play_match(tmp_path / "match", bots, games=games, game="sobek",
                         time={"startup_ms": 10_000, **time}, max_restarts=0)
     return result, [json.loads(line) for line in told.read_text().splitlines()]
