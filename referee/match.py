@@ -2,9 +2,9 @@
 
 For each game the engine says whose decision it is; that seat's bot gets its view
 and the legal actions, and has the per-decision limit plus what is left of its game
-bank to answer. A bot that times out, crashes, disconnects, answers garbage or an
-illegal action is marked with the reason; from then on the game's *fallback* (see
-``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
+bank and of its bot's match bank to answer (``TimeControl``). A bot that times out,
+crashes, disconnects, answers garbage or an illegal action is marked with the reason; from
+then on the game's *fallback* (see ``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
 game goes on. A dead bot is restarted before the next game, up to ``max_restarts``; a bot
 whose hello was refused sits out every game of the match.
 
