@@ -38,7 +38,7 @@ from typing import Any
 
 from arena_games import GAMES
 from referee import cpu, launch
-from referee.spec import BotSpec, MatchSpec, TimeControl
+from referee.spec import BotSpec, MatchSpec
 from referee.textlog import printable
 
 from .league import LeagueError
@@ -269,7 +269,7 @@ def cycle_specs(cycle: int, seats: list[BotSpec], game: str, settings: dict[str,
         plan = tuple(slot.plan(options.deals))
         specs.append(MatchSpec(match_id=f"compare-c{cycle}-m{j}", game=game, settings=settings, secret=deal_secret,
                                bot_secret=bot_secret, plan=plan, games=len(plan), bots=tuple(seats),
-                               time=TimeControl(options.startup_ms, options.decision_ms, options.bank_ms),
+                               time=options.time_control(),
                                max_restarts=options.max_restarts))
     return specs
 

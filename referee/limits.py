@@ -10,17 +10,22 @@ import os
 
 # -- Time: the defaults of a match spec's "time" (referee/spec.py ``TimeControl``), enforced by
 # the match loop (referee/match.py). A decision may take DECISION_MS plus what is left of the
-# seat's bank for the game; time past DECISION_MS comes out of the bank.
+# seat's bank for the game plus what is left of the bot's bank for the match; time past
+# DECISION_MS comes out of the game bank first, then the match bank. Each decision answered in
+# time adds INCREMENT_MS to the game bank (Fischer; uncapped).
 STARTUP_MS = 10_000  # to start and say hello
 DECISION_MS = 1_000
 BANK_MS = 10_000  # per seat, per game
+INCREMENT_MS = 0  # added to the game bank after each decision answered in time
+MATCH_BANK_MS = 0  # per bot, for the whole match (0: none)
 MAX_RESTARTS = 2  # per bot and match: after that a dead bot stays dead (restart_limit)
 # to start and say hello in a league's matches (arena/league/schedule.py ``ScheduleOptions``, and
 # `arena compare`'s), whose bots are containers
 LEAGUE_STARTUP_MS = 15_000
 # the most a league created over the web may give (arena/web/leagues.py ``CreateLeague``)
 MAX_DECISION_MS = 600_000  # ten minutes
-MAX_BANK_MS = 3_600_000  # an hour
+MAX_BANK_MS = 3_600_000  # an hour (a game bank, and a match bank)
+MAX_INCREMENT_MS = 60_000  # a minute
 
 # -- The conformance check (arena/bots/check.py ``check_bot``: `arena bot check`, and every
 # submission). It plays one game per game and player count: at the smallest count at the time

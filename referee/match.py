@@ -2,9 +2,9 @@
 
 For each game the engine says whose decision it is; that seat's bot gets its view
 and the legal actions, and has the per-decision limit plus what is left of its game
-bank to answer. A bot that times out, crashes, disconnects, answers garbage or an
-illegal action is marked with the reason; from then on the game's *fallback* (see
-``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
+bank and of its bot's match bank to answer (``TimeControl``). A bot that times out,
+crashes, disconnects, answers garbage or an illegal action is marked with the reason; from
+then on the game's *fallback* (see ``GameSpec.fallback``) plays for that seat, the seat ranks last in that game, and the
 game goes on. A dead bot is restarted before the next game, up to ``max_restarts``; a bot
 whose hello was refused sits out every game of the match.
 
@@ -23,7 +23,7 @@ import re
 import signal
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -37,7 +37,7 @@ from . import cpu, debug, sockets
 from .fairness import Guard
 from .limits import DEBUG_GAME_BYTES
 from .records import RecordWriter
-from .seats import ILLEGAL, BuiltinSeat, Failure, ProcessSeat, Seat
+from .seats import ILLEGAL, TIMEOUT, BuiltinSeat, Failure, ProcessSeat, Seat
 from .spec import BotSpec, MatchSpec
 from .textlog import printable
 
@@ -130,6 +130,8 @@ class Match:
         self.seats: list[Seat] = []
         self.results: list[dict[str, Any]] = []
         self.decision_id = 0
+        # what is left of each bot's match bank, in seconds (by bot, not seat: seats rotate)
+        self.match_bank = [spec.time.match_bank_ms / 1000] * spec.num_players
         # (bot index, wall seconds from building the view to applying the reply), per decision
         self.decision_times: list[tuple[int, float]] = []
         # where the match's wall time went, in seconds (result.json "timings")
@@ -157,8 +159,7 @@ class Match:
             self.match_start = pb.MatchStart(
                 match_id=spec.match_id, game=spec.game, num_players=spec.num_players,
                 num_games=spec.games, settings={k: str(v) for k, v in spec.settings.items()},
-                time_control=pb.TimeControl(startup_ms=spec.time.startup_ms,
-                                            decision_ms=spec.time.decision_ms, bank_ms=spec.time.bank_ms),
+                time_control=pb.TimeControl(**asdict(spec.time)),
                 engine_version=self.game.version,
             )
             t_start = time.perf_counter()
@@ -261,10 +262,11 @@ class Match:
         """Deals the game and plays it to its end; returns the final state.
 
         Each decision is asked of the seat the engine names, which has the per-decision limit
-        plus what is left of its game's time bank to answer; time past the limit comes out of
-        the bank. A bot that fails, or answers with an action that is not legal, fails its seat,
-        and the game's fallback decides for that seat from then on. (The asking is inline, not
-        a method: one more coroutine per decision would cost 0.2 µs.)
+        plus what is left of its game's time bank and of its bot's match bank to answer; time
+        past the limit comes out of the game bank, then the match bank, and a reply in time adds
+        the increment to the game bank. A bot that fails, or answers with an action that is not
+        legal, fails its seat, and the game's fallback decides for that seat from then on. (The
+        asking is inline, not a method: one more coroutine per decision would cost 0.2 µs.)
         """
         spec, game = self.spec, self.game
         n, bots, failures, record, fail = len(play.bots), play.bots, play.failures, play.record, play.fail
@@ -273,6 +275,7 @@ class Match:
         state = game.new_game(n, play.seed, spec.settings)
         engine = clock() - t_engine
         decision_ms, bank = spec.time.decision_ms / 1000, [spec.time.bank_ms / 1000] * n
+        increment, match_bank = spec.time.increment_ms / 1000, self.match_bank
         debug_left = [DEBUG_GAME_BYTES] * n  # bytes of debug text each seat may still have kept this game
         guard = self.guard
         guard.begin_game()
@@ -285,21 +288,28 @@ class Match:
                 self.decision_id += 1
                 view = state.view(s)
                 engine += clock() - t0
-                guard.asking(bots[s])
+                guard.asking(b := bots[s])
+                t_ask = clock()
                 try:
-                    decision = await self.seats[bots[s]].decide(
-                        view, legal, self.decision_id, decision_ms + bank[s], bank[s])
-                    guard.answered(bots[s])
+                    decision = await self.seats[b].decide(
+                        view, legal, self.decision_id, decision_ms + bank[s] + match_bank[b], bank[s], match_bank[b])
+                    guard.answered(b)
                     action, elapsed = decision.action, decision.elapsed
                     if decision.debug:  # kept with the decision, for its owner (referee/debug.py)
                         said, debug_left[s] = debug.keep(decision.debug, debug_left[s])
                     self.timings["round_trips"] += elapsed
-                    bank[s] = max(0.0, bank[s] - max(0.0, elapsed - decision_ms))
+                    over = max(0.0, elapsed - decision_ms)
+                    match_bank[b] = max(0.0, match_bank[b] - max(0.0, over - bank[s]))
+                    bank[s] = max(0.0, bank[s] - over) + increment
                     if action not in legal:
                         fail(s, Failure(ILLEGAL, f"{action!r} is not one of {', '.join(legal)}"), "decision")
                 except Failure as failure:
-                    guard.answered(bots[s])
+                    guard.answered(b)
                     fail(s, failure, "decision")
+                    # the seat is done for this game, but the match bank is the bot's: what the failed
+                    # decision took past the game bank is spent (a timeout spends all of it)
+                    over = clock() - t_ask - decision_ms - bank[s]
+                    match_bank[b] = 0.0 if failure.reason == TIMEOUT else max(0.0, match_bank[b] - max(0.0, over))
             t_apply = clock()
             if failures[s]:
                 state.apply(fallback := game.fallback(legal))

@@ -56,6 +56,11 @@ REASONS = (TIMEOUT, CRASH, DISCONNECT, MALFORMED, ILLEGAL, NO_HELLO, PROTOCOL_VE
            START_FAILED, RESTART_LIMIT)
 
 
+def _ms(seconds: float) -> int:
+    """Seconds as the wire's whole milliseconds (a uint32: increments may grow a bank past it)."""
+    return min(int(seconds * 1000), 2**32 - 1)
+
+
 @dataclass
 class Failure(Exception):
     reason: str
@@ -137,8 +142,10 @@ class Seat(ABC):
 
     @abstractmethod
     async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
-                     timeout: float, bank_left: float) -> Decision:
-        """Asks for one action. Raises Failure; never waits much past ``timeout`` seconds."""
+                     timeout: float, bank_left: float, match_bank_left: float = 0.0) -> Decision:
+        """Asks for one action. Raises Failure; never waits much past ``timeout`` seconds (the
+        decision limit plus both banks left, ``bank_left`` of the game's, ``match_bank_left`` of
+        the match's, which the bot is told)."""
 
     @abstractmethod
     async def game_end(self, msg: pb.GameEnd, events: list[dict[str, Any]]) -> None:
@@ -187,9 +194,11 @@ class BuiltinSeat(Seat):
         self.strategy.start_game(start_info(self.match, msg))
 
     async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
-                     timeout: float, bank_left: float) -> Decision:
+                     timeout: float, bank_left: float, match_bank_left: float = 0.0) -> Decision:
         t0 = time.perf_counter()
-        self.strategy.time_left_ms, self.strategy.bank_left_ms = int(timeout * 1000), int(bank_left * 1000)
+        strategy = self.strategy
+        strategy.time_left_ms, strategy.bank_left_ms = _ms(timeout), _ms(bank_left)
+        strategy.match_bank_left_ms = _ms(match_bank_left)
         action = self.strategy.decide(view, legal)
         return Decision(action, time.perf_counter() - t0, debugtext.take())  # what it said with arenabot.debug()
 
@@ -351,13 +360,13 @@ class GrpcSeat(Seat):
             raise await self._mark_dead(failure) from None
 
     async def decide(self, view: dict[str, Any], legal: list[str], decision_id: int,
-                     timeout: float, bank_left: float) -> Decision:
+                     timeout: float, bank_left: float, match_bank_left: float = 0.0) -> Decision:
         game = self.game
         view_kwargs, events = codec.view_kwargs(view)
         request = pb.RefereeMessage(decision={  # as a dict: built in place, where a message is copied
             "decision_id": decision_id, "view": view_kwargs, "events": events,
             "legal_actions": [codec.encode_action(game, a) for a in legal],
-            "time_left_ms": int(timeout * 1000), "bank_left_ms": int(bank_left * 1000),
+            "time_left_ms": _ms(timeout), "bank_left_ms": _ms(bank_left), "match_bank_left_ms": _ms(match_bank_left),
         })
         conn = self.conn
         if conn is None or not conn.open:

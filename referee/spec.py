@@ -17,7 +17,8 @@ Example (JSON)::
         {"name": "rand", "command": ["python", "sample_bots/python/random/bot.py"]},
         {"name": "inproc", "builtin": "random"}
       ],
-      "time": {"startup_ms": 10000, "decision_ms": 1000, "bank_ms": 10000},
+      "time": {"startup_ms": 10000, "decision_ms": 1000, "bank_ms": 10000, "increment_ms": 0,
+               "match_bank_ms": 0},
       "max_restarts": 2,
       "shutdown_ms": 0
     }
@@ -68,9 +69,19 @@ class SpecError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class TimeControl:
+    """A match's clock (referee/match.py enforces it; docs/protocol.md, "Time"). A decision may
+    take ``decision_ms`` plus what is left of the seat's game bank plus what is left of the bot's
+    match bank; time past ``decision_ms`` comes out of the game bank first, then the match bank."""
+
     startup_ms: int = limits.STARTUP_MS
     decision_ms: int = limits.DECISION_MS
     bank_ms: int = limits.BANK_MS
+    """Per seat and game."""
+    increment_ms: int = limits.INCREMENT_MS
+    """Fischer increment: added to the seat's game bank after each decision answered in time
+    (uncapped, as in chess: a quick bot's bank grows)."""
+    match_bank_ms: int = limits.MATCH_BANK_MS
+    """Per bot (not seat: seats rotate), for the whole match; 0: none."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,12 +240,7 @@ def parse_spec(data: Any) -> MatchSpec:
         settings = game.validate(len(parsed_bots), data.get("settings") or {}).to_dict()
     except GameError as exc:
         raise SpecError(str(exc)) from None
-    time = data.get("time") or {}
-    if not isinstance(time, dict) or set(time) - {"startup_ms", "decision_ms", "bank_ms"}:
-        raise SpecError("'time' takes startup_ms, decision_ms and bank_ms")
-    for key, value in time.items():
-        if not isinstance(value, int) or value < (0 if key == "bank_ms" else 1):
-            raise SpecError(f"time.{key} must be a positive number of milliseconds, got {value!r}")
+    time = _parse_time(data.get("time") or {})
     plan = _parse_plan(data.get("plan"), len(parsed_bots))
     games = _int(data, "games", len(plan) or 1, minimum=1)
     if plan and games != len(plan):
@@ -270,6 +276,25 @@ def parse_spec(data: Any) -> MatchSpec:
     if not out.match_id or "/" in out.match_id:
         raise SpecError(f"match_id must be a plain name, got {out.match_id!r}")
     return out
+
+
+TIME_KEYS = tuple(f.name for f in dataclasses.fields(TimeControl))
+MAX_MS = 2**32 - 1  # the wire's uint32
+
+
+def _parse_time(time: Any) -> dict[str, int]:
+    """The ``time`` table: each key a whole number of milliseconds; a start and a decision take
+    some time, a bank or an increment may be 0."""
+    if not isinstance(time, dict) or set(time) - set(TIME_KEYS):
+        unknown = sorted(set(time) - set(TIME_KEYS)) if isinstance(time, dict) else []
+        raise SpecError(f"'time' takes {', '.join(TIME_KEYS[:-1])} and {TIME_KEYS[-1]}"
+                        + (f"; unknown: {', '.join(map(str, unknown))}" if unknown else ""))
+    for key, value in time.items():
+        least = 1 if key in ("startup_ms", "decision_ms") else 0
+        if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= MAX_MS:
+            raise SpecError(f"time.{key} must be a whole number of milliseconds from {least} to {MAX_MS}, "
+                            f"got {value!r}")
+    return time
 
 
 def _parse_plan(raw: Any, players: int) -> tuple[tuple[str, int], ...]:

@@ -35,8 +35,10 @@ def test_the_enforcing_code_takes_its_numbers_from_limits():
     assert (BUILD_LIMITS.memory_mb, BUILD_LIMITS.pids, BUILD_TIMEOUT, BUILD_LIMITS.seconds, MAX_IMAGE_MB) == (
         limits.BUILD_MEMORY_MB, limits.BUILD_PIDS, limits.BUILD_TIMEOUT_S, limits.BUILD_TIMEOUT_S, limits.MAX_IMAGE_MB)
     spec = parse_spec({"game": "prohis", "bots": [{"name": f"b{i}", "builtin": "random"} for i in range(3)]})
-    assert (spec.time.startup_ms, spec.time.decision_ms, spec.time.bank_ms, spec.max_restarts) == (
-        limits.STARTUP_MS, limits.DECISION_MS, limits.BANK_MS, limits.MAX_RESTARTS)
+    assert (spec.time.startup_ms, spec.time.decision_ms, spec.time.bank_ms, spec.time.increment_ms,
+            spec.time.match_bank_ms, spec.max_restarts) == (
+        limits.STARTUP_MS, limits.DECISION_MS, limits.BANK_MS, limits.INCREMENT_MS, limits.MATCH_BANK_MS,
+        limits.MAX_RESTARTS)
 
 
 def test_the_bot_authors_page_says_the_same_numbers():
@@ -75,7 +77,8 @@ def test_uploads_take_their_numbers_from_limits_and_the_page_says_them():
 # default, a field (a dataclass's, a pydantic model's Field(...) and its bounds), a click option's
 # default, a dict's key. Numbers: the time control, the build, uploads, quotas (and every constant
 # of limits.py, by its own name); words: a league's failure policy and format.
-NUMBERS = {"startup_ms", "decision_ms", "bank_ms", "max_restarts", "memory_mb", "cpus", "pids", "tmpfs_mb", "shm_mb",
+NUMBERS = {"startup_ms", "decision_ms", "bank_ms", "increment_ms", "match_bank_ms", "max_restarts", "memory_mb", "cpus",
+           "pids", "tmpfs_mb", "shm_mb",
            "file_size_mb", "open_files",
            "build_timeout_s", "build_seconds", "max_image_mb", "max_size_mb", "build_memory_mb", "build_pids",
            "build_cpus", "build_cpu_shares", "bot_toml_kb", "build_arg_chars",
@@ -251,19 +254,23 @@ def test_the_time_options_and_the_forms_take_the_defaults():
                 "ladder create": arena.get_command(None, "ladder").commands["create"]}
     for label, command in commands.items():
         defaults = {p.name: p.default for p in command.params}
-        assert (defaults["decision_ms"], defaults["bank_ms"]) == (limits.DECISION_MS, limits.BANK_MS), label
+        assert (defaults["decision_ms"], defaults["bank_ms"], defaults["increment_ms"], defaults["match_bank_ms"]) == (
+            limits.DECISION_MS, limits.BANK_MS, limits.INCREMENT_MS, limits.MATCH_BANK_MS), label
     assert {p.name: p.default for p in commands["match"].params}["startup_ms"] == limits.STARTUP_MS
     assert {p.name: p.default for p in commands["league create"].params}["failures"] == DEFAULT_SCHEDULE.failures
     assert (DEFAULT_SCHEDULE.decision_ms, DEFAULT_SCHEDULE.bank_ms, DEFAULT_SCHEDULE.startup_ms,
             DEFAULT_SCHEDULE.max_restarts) == (limits.DECISION_MS, limits.BANK_MS, limits.LEAGUE_STARTUP_MS,
                                                limits.MAX_RESTARTS)
     page = (ROOT / "arena" / "web" / "templates" / "leagues.html").read_text()  # the admin's form
-    for name in ("deals", "decision_ms", "bank_ms"):
+    for name in ("deals", "decision_ms", "bank_ms", "increment_ms", "match_bank_ms"):
         assert re.search(rf'name="{name}"[^>]* value="{{{{ defaults.{name} }}}}"', page), name
     body = CreateLeague(name="x", game="prohis", players=3)
-    assert (body.deals, body.decision_ms, body.bank_ms, body.failures, body.format) == (
-        DEFAULT_SCHEDULE.deals, DEFAULT_SCHEDULE.decision_ms, DEFAULT_SCHEDULE.bank_ms, DEFAULT_SCHEDULE.failures,
-        DEFAULT_SCHEDULE.format)
+    assert (body.deals, body.decision_ms, body.bank_ms, body.increment_ms, body.match_bank_ms, body.failures,
+            body.format) == (
+        DEFAULT_SCHEDULE.deals, DEFAULT_SCHEDULE.decision_ms, DEFAULT_SCHEDULE.bank_ms, DEFAULT_SCHEDULE.increment_ms,
+        DEFAULT_SCHEDULE.match_bank_ms, DEFAULT_SCHEDULE.failures, DEFAULT_SCHEDULE.format)
+    assert (DEFAULT_SCHEDULE.increment_ms, DEFAULT_SCHEDULE.match_bank_ms) == (limits.INCREMENT_MS,
+                                                                               limits.MATCH_BANK_MS)
 
 
 def test_the_docs_say_the_time_control_s_defaults():
@@ -272,23 +279,34 @@ def test_the_docs_say_the_time_control_s_defaults():
 
     d = DEFAULT_SCHEDULE
     leagues, api = text("docs/leagues.md"), text("docs/api.md")
-    for row in (f"[--decision-ms {d.decision_ms}] [--bank-ms {d.bank_ms}] [--failures {'|'.join(FAILURE_POLICIES)}]",
+    for row in (f"[--decision-ms {d.decision_ms}] [--bank-ms {d.bank_ms}] [--increment-ms {d.increment_ms}] "
+                f"[--match-bank-ms {d.match_bank_ms}] [--failures {'|'.join(FAILURE_POLICIES)}]",
+                f"| `--decision-ms` | {d.decision_ms} |", f"| `--bank-ms` | {d.bank_ms} |",
+                f"| `--increment-ms` | {d.increment_ms} |", f"| `--match-bank-ms` | {d.match_bank_ms} (none) |",
                 f"| `{d.failures}` (default) |"):
         assert row in leagues, f"docs/leagues.md does not say {row!r}"
-    row = (f"`deals` ({d.deals}), `decision_ms` ({d.decision_ms}), `bank_ms` ({d.bank_ms}), `failures` "
+    row = (f"`deals` ({d.deals}), `decision_ms` ({d.decision_ms}, at most {limits.MAX_DECISION_MS}), `bank_ms` "
+           f"({d.bank_ms}, at most {limits.MAX_BANK_MS}), `increment_ms` ({d.increment_ms}, at most "
+           f"{limits.MAX_INCREMENT_MS}), `match_bank_ms` ({d.match_bank_ms}, at most {limits.MAX_BANK_MS}; the time "
+           f"control: [leagues](leagues.md#time-controls)), `failures` "
            f"({' or '.join(f'`{p}`' for p in FAILURE_POLICIES)}), `format` (`{d.format}`")
     assert row in api, f"docs/api.md does not say {row!r}"
     shown = json.loads(re.search(r'"schedule": (\{[^}]*\})', api)[1])  # a league, as the API shows it
     assert shown == {key: value for key, value in d.to_dict().items() if key in shown}, "docs/api.md's league"
     protocol = text("docs/protocol.md")
+    for row in (f"| `decision_ms` | {limits.DECISION_MS} |", f"| `bank_ms` | {limits.BANK_MS} |",
+                f"| `increment_ms` | {limits.INCREMENT_MS} |", f"| `match_bank_ms` | {limits.MATCH_BANK_MS} (none) |"):
+        assert row in protocol, f"docs/protocol.md does not say {row!r}"
     for row in (f"startup limit (default {limits.STARTUP_MS // 1000} s; {limits.LEAGUE_STARTUP_MS // 1000} s in a "
                 "league's matches)", f"(default: at most {limits.MAX_RESTARTS} restarts a match;"):
         assert row in protocol, f"docs/protocol.md does not say {row!r}"
-    examples = re.findall(r'"time_control": (\{[^}]*\})', protocol)  # a MatchStart, as JSON
-    assert examples and all(json.loads(e) == dataclasses.asdict(TimeControl()) for e in examples)
+    examples = [json.loads(e) for e in re.findall(r'"time_control": (\{[^}]*\})', protocol)]  # a MatchStart, as JSON
+    defaults = dataclasses.asdict(TimeControl())  # protobuf's JSON leaves out a field at 0
+    assert examples and all(e == {k: v for k, v in defaults.items() if v or k in e} for e in examples)
     spec = text("referee/spec.py")  # its example spec
     assert (f'"time": {{"startup_ms": {limits.STARTUP_MS}, "decision_ms": {limits.DECISION_MS}, "bank_ms": '
-            f'{limits.BANK_MS}}}, "max_restarts": {limits.MAX_RESTARTS},') in spec
+            f'{limits.BANK_MS}, "increment_ms": {limits.INCREMENT_MS}, "match_bank_ms": {limits.MATCH_BANK_MS}}}, '
+            f'"max_restarts": {limits.MAX_RESTARTS},') in spec
 
 
 def test_the_other_pages_that_state_an_upload_or_build_cap_say_the_constant():

@@ -9,7 +9,8 @@ way a league plays it and held to what a league needs of it, one line of the rep
   games it claims exist;
 - **GAME, N players**: one game against random built-in players at every player count of every
   game it claims, without a failure. At the smallest player count the game is played **under
-  load**: at the time control itself, with a CPU hog spinning on the match's core all along (the
+  load**: at the time control itself (its increment and match bank too: the match is that one
+  game, so its match bank only adds to the game's), with a CPU hog spinning on the match's core all along (the
   bot gets half its core), so a bot that keeps to its time only on an idle machine times out
   there. The others get ``CHECK_SLACK`` times the decision time: they judge what the bot does,
   not how fast, even on a busy machine;
@@ -37,7 +38,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ from referee.records import read_record
 from referee.sandbox import LABEL, OWNER_LABEL, PROFILE, ContainerSeat, client
 from referee.seats import PROTOCOL_VERSION_MISMATCH, Failure, GrpcSeat, ProcessSeat
 from referee.sockets import owner_id
-from referee.spec import BotSpec, MatchSpec, TimeControl
+from referee.spec import MAX_MS, BotSpec, MatchSpec, TimeControl
 from referee.textlog import printable
 
 from .build import image_file_refusal, image_refusal
@@ -311,8 +312,7 @@ def _play_all(bot: BotSpec, plan: list[_Game], time_control: TimeControl, folder
 
 def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, core: int) -> _Played:
     """One game of the check: a match of the bot and random built-in players on ``core``."""
-    time = time_control if game.load else TimeControl(
-        time_control.startup_ms, time_control.decision_ms * limits.CHECK_SLACK, time_control.bank_ms)
+    time = game_time(time_control, game.load)
     spec = MatchSpec(game=game.game, match_id=game.match_id, time=time, max_restarts=limits.CHECK_RESTARTS,
                      shutdown_ms=limits.CHECK_SHUTDOWN_MS,
                      bots=(bot, *(BotSpec(f"random-{i}", builtin="random") for i in range(1, game.players))))
@@ -328,6 +328,13 @@ def _play(bot: BotSpec, game: _Game, time_control: TimeControl, folder: Path, co
         outcome["ranks"][seat], [d["ms"] for d in record.decisions if d["seat"] == seat and not d.get("fallback")],
         result.totals[0]["peak_memory_mb"], result.totals[0]["shutdown"],
         log.read_text(errors="replace") if log.exists() else "")
+
+
+def game_time(time_control: TimeControl, load: bool) -> TimeControl:
+    """A check game's clock: the time control itself under load; otherwise CHECK_SLACK times its
+    decision time, its banks and increment as they are."""
+    return time_control if load else replace(
+        time_control, decision_ms=min(MAX_MS, time_control.decision_ms * limits.CHECK_SLACK))
 
 
 @contextlib.contextmanager
@@ -354,8 +361,7 @@ def cpu_hog(core: int, container: bool) -> Iterator[None]:
 
 
 def _game_line(p: _Played, time_control: TimeControl) -> Line:
-    load = (f" (with a CPU hog on its core; the time control: {time_control.decision_ms} ms a decision and a "
-            f"bank of {time_control.bank_ms} ms)") if p.game.load else ""
+    load = f" (with a CPU hog on its core; the time control: {_clock(time_control)})" if p.game.load else ""
     if p.failure:
         return Line(p.game.check, FAIL, f"{p.failure}: {p.detail}{load}")
     decisions = len(p.think_ms)
@@ -366,6 +372,15 @@ def _game_line(p: _Played, time_control: TimeControl) -> Line:
         seen += (f"; p50 {_percentile(times, 0.5):.1f} ms, p99 {_percentile(times, 0.99):.1f} ms, slowest "
                  f"{times[-1] if times else 0:.1f} ms, bank used {bank:.0f} ms{load}")
     return Line(p.game.check, PASS, seen)
+
+
+def _clock(time_control: TimeControl) -> str:
+    """The time control in words: its increment and match bank only when it has them."""
+    t = time_control
+    more = ([f"an increment of {t.increment_ms} ms"] if t.increment_ms else []) + (
+        [f"a match bank of {t.match_bank_ms} ms"] if t.match_bank_ms else [])
+    said = [f"{t.decision_ms} ms a decision", f"a bank of {t.bank_ms} ms", *more]
+    return ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def _memory_line(played: list[_Played], image: bool) -> Line:

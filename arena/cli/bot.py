@@ -11,7 +11,7 @@ import click
 
 from referee import limits
 from referee.sandbox import client, docker_client
-from referee.spec import TimeControl
+from referee.spec import MAX_MS, TimeControl
 from referee.textlog import printable
 
 from ..bots.build import BUILD_TIMEOUT, MAX_IMAGE_MB, build_bot
@@ -108,14 +108,22 @@ def build(path: Path, timeout: int, max_size_mb: int, root: Path | None, quiet: 
 @click.option("--stdio", is_flag=True,
               help="With --command: the command speaks JSON lines (docs/protocol.md); run it under the stdio "
                    "adapter, saying hello with the name, version and games of ./bot.toml if there is one.")
-@click.option("--decision-ms", type=click.IntRange(min=1), default=limits.DECISION_MS, show_default=True,
+@click.option("--decision-ms", type=click.IntRange(min=1, max=MAX_MS), default=limits.DECISION_MS,
+              show_default=True,
               help=f"The time control under load: per decision (other games get {limits.CHECK_SLACK} times as long).")
-@click.option("--bank-ms", type=click.IntRange(min=0), default=limits.BANK_MS, show_default=True,
+@click.option("--bank-ms", type=click.IntRange(min=0, max=MAX_MS), default=limits.BANK_MS, show_default=True,
               help="The time control under load: the bank of a game.")
+@click.option("--increment-ms", type=click.IntRange(min=0, max=MAX_MS), default=limits.INCREMENT_MS,
+              show_default=True,
+              help="The time control under load: added to the game bank after each decision answered in time.")
+@click.option("--match-bank-ms", type=click.IntRange(min=0, max=MAX_MS), default=limits.MATCH_BANK_MS,
+              show_default=True,
+              help="The time control under load: the match bank (each game of the check is a match of one game).")
 @quiet_option
 @click.argument("target", nargs=-1, required=True, metavar="IMAGE | --command CMD...")
 @user_errors
-def check(is_command: bool, stdio: bool, decision_ms: int, bank_ms: int, quiet: bool, target: tuple[str, ...]) -> None:
+def check(is_command: bool, stdio: bool, decision_ms: int, bank_ms: int, increment_ms: int, match_bank_ms: int,
+          quiet: bool, target: tuple[str, ...]) -> None:
     """Check a bot before submitting it, the way a submission does: its image settings, its
     hello (against bot.toml), one game of every game it claims at every player count, its time
     under a loaded CPU, its memory and its exit at MatchEnd. Options go before IMAGE or CMD.
@@ -137,7 +145,7 @@ def check(is_command: bool, stdio: bool, decision_ms: int, bank_ms: int, quiet: 
         command = tuple(stdio_command(target, hello))
         click.echo(f"under the stdio adapter, as {printable(hello.name)} {printable(hello.version or '-')}"
                    + (f" (from {hello.source})" if hello.source else " (no ./bot.toml)"))
-    time_control = TimeControl(limits.CHECK_STARTUP_MS, decision_ms, bank_ms)
+    time_control = TimeControl(limits.CHECK_STARTUP_MS, decision_ms, bank_ms, increment_ms, match_bank_ms)
     with Progress(f"check {target[0] if not is_command else ' '.join(target)}", quiet=quiet) as shown:
         def ended(check: str, failure: str) -> None:
             shown.ended(check)

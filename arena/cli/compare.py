@@ -49,7 +49,8 @@ from .progress import Progress, table
 @user_errors
 def compare(bot_a: str, bot_b: str, game: str | None, players: int, deals: int, alpha: float, beta: float,
             delta: float, max_games: int, jobs: int, seed: int | None, overrides: tuple[str, ...], decision_ms: int,
-            bank_ms: int, out: Path | None, db_url: str | None, as_json: bool, quiet: bool) -> None:
+            bank_ms: int, increment_ms: int, match_bank_ms: int, out: Path | None, db_url: str | None, as_json: bool,
+            quiet: bool) -> None:
     """Play BOT_A against BOT_B on duplicate deals until a sequential test can say "A is better",
     "B is better" or "no difference" (of at least --delta), at error rates --alpha and --beta.
 
@@ -70,7 +71,8 @@ def compare(bot_a: str, bot_b: str, game: str | None, players: int, deals: int, 
     except GameError as exc:
         raise click.UsageError(str(exc)) from None
     out = out or Path("runs") / f"compare-{time.strftime('%Y%m%d-%H%M%S')}"
-    options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms)
+    options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, increment_ms=increment_ms,
+                              match_bank_ms=match_bank_ms)
     secret = new_secret() if seed is None else dev_secret(seed)
     per_cycle = players * players * deals
     most = max(1, max_games // per_cycle) * per_cycle

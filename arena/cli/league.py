@@ -65,13 +65,13 @@ def create_options(command):
 
 
 def create_from_options(store, format: Format, name: str, game: str, players: int, overrides: tuple[str, ...],
-                        deals: int, decision_ms: int, bank_ms: int, failures: FailurePolicy,
-                        **more: Any) -> ScheduleOptions:
+                        deals: int, decision_ms: int, bank_ms: int, increment_ms: int, match_bank_ms: int,
+                        failures: FailurePolicy, **more: Any) -> ScheduleOptions:
     """Creates the league of :func:`create_options`' values, in ``format``; its options. ``more``:
     a format's own options (``challenger``, ``seeds_from``)."""
     try:
-        options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, failures=failures,
-                                  format=format, **more)
+        options = ScheduleOptions(deals=deals, decision_ms=decision_ms, bank_ms=bank_ms, increment_ms=increment_ms,
+                                  match_bank_ms=match_bank_ms, failures=failures, format=format, **more)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
     create_league(store, name, game, players, parse_settings(overrides), options)

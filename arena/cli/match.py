@@ -82,7 +82,8 @@ def stdio_hints(bots: list[dict], result: dict, out: Path) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @user_errors
 def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, overrides: tuple[str, ...],
-          decision_ms: int, bank_ms: int, startup_ms: int, out: Path | None, as_json: bool) -> None:
+          decision_ms: int, bank_ms: int, increment_ms: int, match_bank_ms: int, startup_ms: int, out: Path | None,
+          as_json: bool) -> None:
     """Run a match between bots and print the results table.
 
     Seats rotate between games, and each deal is replayed in every rotation
@@ -97,7 +98,8 @@ def match(game: str, bots: tuple[str, ...], num_games: int, seed: int | None, ov
             "match_id": match_id, "game": game, "games": num_games,
             **({"secret": new_secret()} if seed is None else {"seed": seed}),
             "settings": parse_settings(overrides), "bots": spec_bots,
-            "time": {"startup_ms": startup_ms, "decision_ms": decision_ms, "bank_ms": bank_ms},
+            "time": {"startup_ms": startup_ms, "decision_ms": decision_ms, "bank_ms": bank_ms,
+                     "increment_ms": increment_ms, "match_bank_ms": match_bank_ms},
         })
     except SpecError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -95,20 +95,31 @@ def quiet_option(command):
 
 
 def time_options(startup_ms: int | None = None):
-    """``--decision-ms`` and ``--bank-ms``, and with a ``startup_ms`` default ``--startup-ms``: the
-    time control of ``arena match``, ``arena compare``, ``arena league create`` and ``arena ladder
-    create``, passed on as ``decision_ms``, ``bank_ms`` (and ``startup_ms``). The defaults are
-    referee/limits.py's; the bounds the referee's (a decision and a start take some time, a bank may be 0)."""
+    """``--decision-ms``, ``--bank-ms``, ``--increment-ms`` and ``--match-bank-ms``, and with a
+    ``startup_ms`` default ``--startup-ms``: the time control of ``arena match``, ``arena compare``,
+    ``arena league create``, ``arena ladder create`` and ``arena bot check``, passed on as
+    ``decision_ms``, ``bank_ms``, ``increment_ms``, ``match_bank_ms`` (and ``startup_ms``). The
+    defaults are referee/limits.py's; the bounds the referee's (a decision and a start take some
+    time, a bank or an increment may be 0; none past the wire's uint32)."""
     from referee import limits
+    from referee.spec import MAX_MS
+
+    def ms(least: int) -> click.IntRange:
+        return click.IntRange(min=least, max=MAX_MS)
 
     options = [
-        click.option("--decision-ms", type=click.IntRange(min=1), default=limits.DECISION_MS, show_default=True,
+        click.option("--decision-ms", type=ms(1), default=limits.DECISION_MS, show_default=True,
                      help="Per-decision time limit."),
-        click.option("--bank-ms", type=click.IntRange(min=0), default=limits.BANK_MS, show_default=True,
-                     help="Per-game time bank."),
+        click.option("--bank-ms", type=ms(0), default=limits.BANK_MS, show_default=True,
+                     help="Per-game time bank (per seat): time past the decision limit comes out of it."),
+        click.option("--increment-ms", type=ms(0), default=limits.INCREMENT_MS, show_default=True,
+                     help="Fischer increment: added to the game bank after each decision answered in time "
+                          "(uncapped)."),
+        click.option("--match-bank-ms", type=ms(0), default=limits.MATCH_BANK_MS, show_default=True,
+                     help="Per-match time bank (per bot), spent once the game bank is; 0: none."),
     ]
     if startup_ms is not None:
-        options.append(click.option("--startup-ms", type=click.IntRange(min=1), default=startup_ms, show_default=True,
+        options.append(click.option("--startup-ms", type=ms(1), default=startup_ms, show_default=True,
                                     help="Time to connect and say hello."))
 
     def decorate(command):

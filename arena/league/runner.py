@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from referee import MatchResult, NoSpaceLeft, RefereeFailed
-from referee.spec import BotSpec, MatchSpec, TimeControl
+from referee.spec import BotSpec, MatchSpec
 from referee.textlog import printable
 
 from .. import notifications
@@ -300,7 +300,7 @@ def match_spec(league: str, game: str, settings: dict[str, Any], league_secret: 
         games=len(plan),
         bots=tuple(BotSpec(name=entrants[b].label, version=entrants[b].version, image=entrants[b].image)
                    for b in slot.table),
-        time=TimeControl(startup_ms=options.startup_ms, decision_ms=options.decision_ms, bank_ms=options.bank_ms),
+        time=options.time_control(),
         max_restarts=options.max_restarts,
     )
 

@@ -23,7 +23,7 @@ import itertools
 from typing import Any, Literal, get_args
 
 from referee import limits
-from referee.spec import derive_secret
+from referee.spec import TimeControl, derive_secret
 
 # what a league may be told: the CLI's choices and the API's schema are built from these
 FailurePolicy = Literal["last", "exclude"]
@@ -41,9 +41,9 @@ class ScheduleOptions:
     deals: int = 1  # games per match = deals x players; each deal is played in all rotations over a cycle
     decision_ms: int = limits.DECISION_MS
     bank_ms: int = limits.BANK_MS
-    increment_ms: int = 0
-    """Fischer increment: added to a seat's game bank after each decision it answers."""
-    match_bank_ms: int = 0
+    increment_ms: int = limits.INCREMENT_MS
+    """Fischer increment: added to a seat's game bank after each decision it answers in time."""
+    match_bank_ms: int = limits.MATCH_BANK_MS
     """A bank per bot for the whole match, spent once its game bank is (0: none)."""
     startup_ms: int = limits.LEAGUE_STARTUP_MS
     max_restarts: int = limits.MAX_RESTARTS
@@ -63,6 +63,12 @@ class ScheduleOptions:
     def __post_init__(self) -> None:
         if self.deals < 1:
             raise ValueError(f"deals must be at least 1, got {self.deals}")
+        for name in ("decision_ms", "startup_ms"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("bank_ms", "increment_ms", "match_bank_ms"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must not be negative, got {getattr(self, name)}")
         if self.failures not in FAILURE_POLICIES:
             raise ValueError(f"failures must be one of {', '.join(FAILURE_POLICIES)}, got {self.failures!r}")
         if self.format not in FORMATS:
@@ -78,6 +84,11 @@ class ScheduleOptions:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def time_control(self) -> TimeControl:
+        """The clock of the league's matches (every runner's: local, workers, the ladder, compare)."""
+        return TimeControl(startup_ms=self.startup_ms, decision_ms=self.decision_ms, bank_ms=self.bank_ms,
+                           increment_ms=self.increment_ms, match_bank_ms=self.match_bank_ms)
 
 
 DEFAULT_SCHEDULE = ScheduleOptions()

@@ -90,7 +90,11 @@ class CreateLeague(BaseModel):
                                                           description="the game's [house] settings")
     deals: int = Field(DEFAULT_SCHEDULE.deals, ge=1, le=100, description="games per match = deals x players")
     decision_ms: int = Field(DEFAULT_SCHEDULE.decision_ms, ge=1, le=limits.MAX_DECISION_MS)
-    bank_ms: int = Field(DEFAULT_SCHEDULE.bank_ms, ge=0, le=limits.MAX_BANK_MS)
+    bank_ms: int = Field(DEFAULT_SCHEDULE.bank_ms, ge=0, le=limits.MAX_BANK_MS, description="per seat and game")
+    increment_ms: int = Field(DEFAULT_SCHEDULE.increment_ms, ge=0, le=limits.MAX_INCREMENT_MS,
+                              description="added to the game bank after each decision answered in time (uncapped)")
+    match_bank_ms: int = Field(DEFAULT_SCHEDULE.match_bank_ms, ge=0, le=limits.MAX_BANK_MS,
+                               description="per bot and match, spent once the game bank is; 0: none")
     failures: FailurePolicy = DEFAULT_SCHEDULE.failures
     format: Format = Field(DEFAULT_SCHEDULE.format, description="how its tables are drawn: a round robin, a ladder "
                            "(without end, each table picked by matchmaking), swiss, gauntlet, knockout or "
@@ -355,6 +359,7 @@ def _create(request: Request, body: CreateLeague, account: Account) -> LeagueOut
             raise HTTPException(409, f"a league named {body.name!r} exists already")
     try:
         options = ScheduleOptions(deals=body.deals, decision_ms=body.decision_ms, bank_ms=body.bank_ms,
+                                  increment_ms=body.increment_ms, match_bank_ms=body.match_bank_ms,
                                   failures=body.failures, format=body.format, challenger=body.challenger,
                                   seeds_from=body.seeds_from)
     except ValueError as exc:
@@ -447,7 +452,8 @@ def _default_order(sort: str) -> Order:
 def leagues_page(request: Request, account: Viewer) -> Response:
     return render(request, "leagues.html", {"leagues": all_leagues(_store(request)), "games": sorted(GAMES),
                                             "failure_policies": FAILURE_POLICIES, "defaults": DEFAULT_SCHEDULE,
-                                            "formats": FORMATS})
+                                            "formats": FORMATS, "max_bank_ms": limits.MAX_BANK_MS,
+                                            "max_increment_ms": limits.MAX_INCREMENT_MS})
 
 
 @router.get("/leagues/{name}", include_in_schema=False)
@@ -523,13 +529,16 @@ def create_form(request: Request, account: Admin, name: Annotated[str, Form()] =
                 deals: Annotated[int, Form()] = DEFAULT_SCHEDULE.deals,
                 decision_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.decision_ms,
                 bank_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.bank_ms,
+                increment_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.increment_ms,
+                match_bank_ms: Annotated[int, Form()] = DEFAULT_SCHEDULE.match_bank_ms,
                 failures: Annotated[str, Form()] = DEFAULT_SCHEDULE.failures,
                 format: Annotated[str, Form()] = DEFAULT_SCHEDULE.format,
                 challenger: Annotated[str, Form()] = DEFAULT_SCHEDULE.challenger,
                 seeds_from: Annotated[str, Form()] = DEFAULT_SCHEDULE.seeds_from) -> Response:
     try:
         body = CreateLeague(name=name, game=game, players=players, settings=_settings_lines(settings), deals=deals,
-                            decision_ms=decision_ms, bank_ms=bank_ms, failures=failures, format=format,
+                            decision_ms=decision_ms, bank_ms=bank_ms, increment_ms=increment_ms,
+                            match_bank_ms=match_bank_ms, failures=failures, format=format,
                             challenger=challenger.strip(), seeds_from=seeds_from.strip())
     except ValueError as exc:
         raise HTTPException(400, _first_problem(exc)) from None

@@ -93,3 +93,24 @@ def test_a_league_gets_a_fresh_secret_unless_one_is_given(store):
                          ("not hex!" * 8, "the league's secret must be a hex string")):
         with pytest.raises(LeagueError, match=message.replace("(", r"\(").replace(")", r"\)")):
             create_league(store, "d", "prohis", 3, {}, ScheduleOptions(), secret=bad)
+
+
+@pytest.mark.parametrize("command", [["league", "create"], ["ladder", "create"]])
+def test_the_time_control_s_options_reach_every_match_of_the_league(store, command):
+    """--increment-ms and --match-bank-ms are kept in the league's schedule and given to the
+    referee in each match's spec (runner.match_spec: the local runner's, the workers', the ladder's)."""
+    created = CliRunner().invoke(arena, [*command, "t", "--game", "sobek", "--players", "2", "--decision-ms", "500",
+                                         "--increment-ms", "250", "--match-bank-ms", "30000",
+                                         "--db", str(store.engine.url)])
+    assert created.exit_code == 0, created.output
+    with store() as session:
+        options = ScheduleOptions.from_dict(session.query(League).one().schedule)
+    assert (options.decision_ms, options.increment_ms, options.match_bank_ms) == (500, 250, 30_000)
+    slot = Slot(0, (1, 2))
+    spec = runner.match_spec("t", "sobek", get_game("sobek").validate(2).to_dict(), SECRET, slot,
+                             {b: Bot(name=f"bot{b}", version="1", image=f"img{b}") for b in slot.table}, options)
+    assert (spec.time.decision_ms, spec.time.increment_ms, spec.time.match_bank_ms) == (500, 250, 30_000)
+    assert parse_spec(spec.to_dict()) == spec
+    refused = CliRunner().invoke(arena, [*command, "u", "--game", "sobek", "--players", "2", "--increment-ms", "-1",
+                                         "--db", str(store.engine.url)])
+    assert refused.exit_code == 2 and "--increment-ms" in refused.output

@@ -160,7 +160,9 @@ def test_a_stdio_bot_is_sent_exactly_what_the_kit_gives_a_python_bot(game, tmp_p
         assert [r["rank"] for r in end["results"]] == result["ranks"]
         assert [r["failure"] for r in end["results"]] == result["failures"]
         found += differences(result["events"], end["events"], "game_end events")
-    assert lines[0]["game"] == game and set(lines[0]["time_control"]) == {"startup_ms", "decision_ms", "bank_ms"}
+    assert all({"time_left_ms", "bank_left_ms", "match_bank_left_ms"} <= set(m) for m, _ in decisions)
+    assert lines[0]["game"] == game and set(lines[0]["time_control"]) == {
+        "startup_ms", "decision_ms", "bank_ms", "increment_ms", "match_bank_ms"}
     assert not found, f"{len(found)} difference(s):\n" + "\n".join(found[:20])
 
 

@@ -120,11 +120,13 @@ def test_submit_refuses_a_failing_bot_and_registers_nothing(tmp_path, flawed):
 
 def test_arena_bot_check_of_a_local_command(tmp_path):
     bot = ROOT / "sample_bots" / "python" / "sobek_heuristic" / "bot.py"
-    result = CliRunner().invoke(arena, ["bot", "check", "--decision-ms", "500", "--command", sys.executable, "-u",
-                                        str(bot)])
+    result = CliRunner().invoke(arena, ["bot", "check", "--decision-ms", "500", "--increment-ms", "100",
+                                        "--match-bank-ms", "2000", "--command", sys.executable, "-u", str(bot)])
     assert result.exit_code == 0, result.output
     assert "pass  hello: 'sobek-heuristic' '1.0.0' (a command has no bot.toml to compare them with)" in result.output
-    assert "pass  sobek, 2 players, under load: " in result.output and "500 ms a decision" in result.output
+    assert "pass  sobek, 2 players, under load: " in result.output and (
+        "the time control: 500 ms a decision, a bank of 10000 ms, an increment of 100 ms and a match bank of 2000 ms)"
+        in result.output)
     assert " MiB of 512 MiB (a local command: its processes' resident peaks, summed" in result.output
     assert result.output.rstrip().endswith("-u " + str(bot) + ": passes every check")
 
@@ -159,3 +161,12 @@ def test_the_records_say_each_seats_language_memory_and_shutdown(tmp_path, sampl
     assert boxed["shutdown"]["status"] == local["shutdown"]["status"] == "exit code 0"
     assert 0 < boxed["peak_memory_mb"] < limits.MEMORY_MB and 0 < local["peak_memory_mb"] < limits.MEMORY_MB
     assert inproc["shutdown"] is None and inproc["peak_memory_mb"] is None
+
+
+def test_the_check_plays_its_games_at_the_time_control_the_slack_ones_with_its_banks_and_increment():
+    from arena.bots.check import game_time
+
+    given = TimeControl(limits.CHECK_STARTUP_MS, 200, 300, 50, 4000)
+    assert game_time(given, load=True) == given
+    assert game_time(given, load=False) == TimeControl(limits.CHECK_STARTUP_MS, 200 * limits.CHECK_SLACK, 300, 50,
+                                                       4000)

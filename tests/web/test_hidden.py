@@ -89,7 +89,8 @@ def test_a_finished_games_replay_for_a_seat_is_what_the_referee_sent_that_seat(l
                 rebuilt = pb.RefereeMessage(decision={  # as referee/seats.py builds a request
                     "decision_id": asked.decision_id, "view": view, "events": events,
                     "legal_actions": [codec.encode_action(game, a) for a in step["legal"]],
-                    "time_left_ms": asked.time_left_ms, "bank_left_ms": asked.bank_left_ms})
+                    "time_left_ms": asked.time_left_ms, "bank_left_ms": asked.bank_left_ms,
+                    "match_bank_left_ms": asked.match_bank_left_ms})
                 assert rebuilt.SerializeToString() == raw, f"game {index} step {step['step']}"
             end = steps[-1]
             assert end["end"] and not end["sent"] and end["view"]["phase"] == "over"

@@ -13,6 +13,7 @@ from arena.accounts import Account
 from arena.bots.registry import retire_bot
 from arena.league.entries import join_league
 from arena.league.standings import leaderboard
+from referee import limits
 
 from ..league.crafted import crafted_league, register
 
@@ -158,6 +159,11 @@ def test_creating_a_league_refuses_bad_input(league_site):
         assert reply.status_code == 400 and "known games" in reply.json()["detail"]
         reply = admin.post("/api/v1/leagues", json={"name": "crowd", "game": "prohis", "players": 9})
         assert reply.status_code == 400 and "players" in reply.json()["detail"]
+        for field, too_much in (("increment_ms", limits.MAX_INCREMENT_MS + 1),
+                                ("match_bank_ms", limits.MAX_BANK_MS + 1), ("match_bank_ms", -1)):
+            reply = admin.post("/api/v1/leagues", json={"name": "clock", "game": "prohis", "players": 3,
+                                                        field: too_much})
+            assert reply.status_code == 422 and field in reply.text, (field, too_much)
         reply = admin.post("/api/v1/leagues", json={"name": "odd", "game": "prohis", "players": 3,
                                                     "settings": {"no_such_setting": 1}})
         assert reply.status_code == 400 and "no_such_setting" in reply.json()["detail"]
@@ -170,7 +176,7 @@ def test_an_admins_browser_creates_a_league_with_the_form_and_its_csrf_token(lea
         assert 'id="create-league-form"' in page
         csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
         form = {"name": "formed", "game": "bandits", "players": "4", "deals": "2", "settings": "", "decision_ms": "500",
-                "bank_ms": "5000", "failures": "exclude"}
+                "bank_ms": "5000", "increment_ms": "200", "match_bank_ms": "60000", "failures": "exclude"}
         assert browser.post("/leagues", data={**form, "csrf": "forged"}).status_code == 403
         reply = browser.post("/leagues", data={**form, "csrf": csrf})
         assert reply.status_code == 303 and reply.headers["location"] == "/leagues/formed"
@@ -180,6 +186,7 @@ def test_an_admins_browser_creates_a_league_with_the_form_and_its_csrf_token(lea
         formed = {lg["name"]: lg for lg in anonymous.get("/api/v1/leagues").json()}["formed"]
     assert (formed["game"], formed["players"], formed["schedule"]["deals"], formed["schedule"]["failures"]) == \
         ("bandits", 4, 2, "exclude")
+    assert (formed["schedule"]["increment_ms"], formed["schedule"]["match_bank_ms"]) == (200, 60_000)
     with league_site.client("alice") as alice:
         assert 'id="run-form"' not in alice.get("/leagues/web").text
         assert 'id="create-league-form"' not in alice.get("/leagues").text

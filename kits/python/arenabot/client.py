@@ -78,7 +78,9 @@ class _StrategyPlayer(Player):
 
     def decide(self, request: pb.DecisionRequest) -> pb.Action:
         legal = [a.text for a in request.legal_actions]
-        self.strategy.time_left_ms, self.strategy.bank_left_ms = request.time_left_ms, request.bank_left_ms
+        strategy = self.strategy
+        strategy.time_left_ms, strategy.bank_left_ms = request.time_left_ms, request.bank_left_ms
+        strategy.match_bank_left_ms = request.match_bank_left_ms
         choice = self.strategy.decide(codec.decode_view(request.view, request.events), legal)
         try:
             return request.legal_actions[legal.index(choice)]

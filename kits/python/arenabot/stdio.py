@@ -71,7 +71,8 @@ class StdioPlayer(Player):
         self._send({"type": "match_start", "match_id": msg.match_id, "game": msg.game,
                     "num_players": msg.num_players, "num_games": msg.num_games, "settings": dict(msg.settings),
                     "time_control": {"startup_ms": tc.startup_ms, "decision_ms": tc.decision_ms,
-                                     "bank_ms": tc.bank_ms},
+                                     "bank_ms": tc.bank_ms, "increment_ms": tc.increment_ms,
+                                     "match_bank_ms": tc.match_bank_ms},
                     "engine_version": msg.engine_version})
 
     def game_start(self, msg: pb.GameStart) -> None:
@@ -84,7 +85,8 @@ class StdioPlayer(Player):
         legal = [a.text for a in actions]
         self._send({"type": "decision", "legal": " ".join(legal), "decision_id": request.decision_id,
                     "view": codec.decode_view(request.view, request.events), "legal_actions": legal,
-                    "time_left_ms": request.time_left_ms, "bank_left_ms": request.bank_left_ms})
+                    "time_left_ms": request.time_left_ms, "bank_left_ms": request.bank_left_ms,
+                    "match_bank_left_ms": request.match_bank_left_ms})
         line, whole = self._answer(request.decision_id, request.time_left_ms)
         answer, said = _read_answer(line, whole)
         if said:

@@ -25,10 +25,14 @@ class Strategy(ABC):
 
     time_left_ms: int | None = None
     """Set before each :meth:`decide`: how long this decision may take (the referee's decision
-    time plus what is left of the game's bank), from the moment the referee sent it; None when
-    no clock applies (in process). A strategy that thinks by the clock stops well inside it."""
+    time plus what is left of the game's bank and of the match bank), from the moment the referee
+    sent it; None when no clock applies (in process). A strategy that thinks by the clock stops
+    well inside it."""
     bank_left_ms: int | None = None
     """Set before each :meth:`decide`: what is left of the game's time bank."""
+    match_bank_left_ms: int | None = None
+    """Set before each :meth:`decide`: what is left of the bot's time bank for the whole match
+    (0 when the match has none)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

@@ -28,7 +28,7 @@ from . import prohis_pb2 as arena_dot_v1_dot_prohis__pb2
 from . import sobek_pb2 as arena_dot_v1_dot_sobek__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\x1a\x16\x61rena/v1/bandits.proto\x1a\x13\x61rena/v1/boss.proto\x1a\x15\x61rena/v1/prohis.proto\x1a\x14\x61rena/v1/sobek.proto\"[\n\nBotMessage\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12 \n\x05reply\x18\x02 \x01(\x0b\x32\x0f.arena.v1.ReplyH\x00\x42\t\n\x07message\"O\n\x05Hello\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x03(\t\"M\n\x05Reply\x12\x13\n\x0b\x64\x65\x63ision_id\x18\x01 \x01(\r\x12 \n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x10.arena.v1.Action\x12\r\n\x05\x64\x65\x62ug\x18\x03 \x01(\t\"\xf2\x01\n\x0eRefereeMessage\x12+\n\x0bmatch_start\x18\x01 \x01(\x0b\x32\x14.arena.v1.MatchStartH\x00\x12)\n\ngame_start\x18\x02 \x01(\x0b\x32\x13.arena.v1.GameStartH\x00\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12%\n\x08game_end\x18\x04 \x01(\x0b\x32\x11.arena.v1.GameEndH\x00\x12\'\n\tmatch_end\x18\x05 \x01(\x0b\x32\x12.arena.v1.MatchEndH\x00\x42\t\n\x07message\"G\n\x0bTimeControl\x12\x12\n\nstartup_ms\x18\x01 \x01(\r\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x02 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x03 \x01(\r\"\x80\x02\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x13\n\x0bnum_players\x18\x03 \x01(\r\x12\x11\n\tnum_games\x18\x04 \x01(\r\x12\x34\n\x08settings\x18\x05 \x03(\x0b\x32\".arena.v1.MatchStart.SettingsEntry\x12+\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x16\n\x0e\x65ngine_version\x18\x07 \x01(\t\x1a/\n\rSettingsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\'\n\x06Player\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"s\n\tGameStart\x12\x12\n\ngame_index\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x13\n\x0bnum_players\x18\x03 \x01(\r\x12!\n\x07players\x18\x04 \x03(\x0b\x32\x10.arena.v1.Player\x12\x0c\n\x04seed\x18\x05 \x01(\x04\"\xba\x01\n\x0f\x44\x65\x63isionRequest\x12\x13\n\x0b\x64\x65\x63ision_id\x18\x01 \x01(\r\x12\x1c\n\x04view\x18\x02 \x01(\x0b\x32\x0e.arena.v1.View\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.arena.v1.Event\x12\'\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x10.arena.v1.Action\x12\x14\n\x0ctime_left_ms\x18\x05 \x01(\r\x12\x14\n\x0c\x62\x61nk_left_ms\x18\x06 \x01(\r\"j\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0c\n\x04rank\x18\x03 \x01(\r\x12\x0f\n\x07\x66\x61ilure\x18\x04 \x01(\t\x12 \n\x06player\x18\x05 \x01(\x0b\x32\x10.arena.v1.Player\"e\n\x07GameEnd\x12\x12\n\ngame_index\x18\x01 \x01(\r\x12%\n\x07results\x18\x02 \x03(\x0b\x32\x14.arena.v1.SeatResult\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.arena.v1.Event\"\x1c\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\xaa\x01\n\x04View\x12&\n\x06prohis\x18\x01 \x01(\x0b\x32\x14.arena.v1.ProhisViewH\x00\x12$\n\x05sobek\x18\x02 \x01(\x0b\x32\x13.arena.v1.SobekViewH\x00\x12\"\n\x04\x62oss\x18\x03 \x01(\x0b\x32\x12.arena.v1.BossViewH\x00\x12(\n\x07\x62\x61ndits\x18\x04 \x01(\x0b\x32\x15.arena.v1.BanditsViewH\x00\x42\x06\n\x04game\"\xaf\x01\n\x05\x45vent\x12\'\n\x06prohis\x18\x01 \x01(\x0b\x32\x15.arena.v1.ProhisEventH\x00\x12%\n\x05sobek\x18\x02 \x01(\x0b\x32\x14.arena.v1.SobekEventH\x00\x12#\n\x04\x62oss\x18\x03 \x01(\x0b\x32\x13.arena.v1.BossEventH\x00\x12)\n\x07\x62\x61ndits\x18\x04 \x01(\x0b\x32\x16.arena.v1.BanditsEventH\x00\x42\x06\n\x04game\"\xc2\x01\n\x06\x41\x63tion\x12\x0c\n\x04text\x18\x01 \x01(\t\x12(\n\x06prohis\x18\x02 \x01(\x0b\x32\x16.arena.v1.ProhisActionH\x00\x12&\n\x05sobek\x18\x03 \x01(\x0b\x32\x15.arena.v1.SobekActionH\x00\x12$\n\x04\x62oss\x18\x04 \x01(\x0b\x32\x14.arena.v1.BossActionH\x00\x12*\n\x07\x62\x61ndits\x18\x05 \x01(\x0b\x32\x17.arena.v1.BanditsActionH\x00\x42\x06\n\x04game*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01\x32\x45\n\x07Referee\x12:\n\x04Play\x12\x14.arena.v1.BotMessage\x1a\x18.arena.v1.RefereeMessage(\x01\x30\x01\x42\"\n\x0corg.arena.v1P\x01Z\x10\x61rena/v1/arenapbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\x1a\x16\x61rena/v1/bandits.proto\x1a\x13\x61rena/v1/boss.proto\x1a\x15\x61rena/v1/prohis.proto\x1a\x14\x61rena/v1/sobek.proto\"[\n\nBotMessage\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12 \n\x05reply\x18\x02 \x01(\x0b\x32\x0f.arena.v1.ReplyH\x00\x42\t\n\x07message\"O\n\x05Hello\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x03(\t\"M\n\x05Reply\x12\x13\n\x0b\x64\x65\x63ision_id\x18\x01 \x01(\r\x12 \n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x10.arena.v1.Action\x12\r\n\x05\x64\x65\x62ug\x18\x03 \x01(\t\"\xf2\x01\n\x0eRefereeMessage\x12+\n\x0bmatch_start\x18\x01 \x01(\x0b\x32\x14.arena.v1.MatchStartH\x00\x12)\n\ngame_start\x18\x02 \x01(\x0b\x32\x13.arena.v1.GameStartH\x00\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12%\n\x08game_end\x18\x04 \x01(\x0b\x32\x11.arena.v1.GameEndH\x00\x12\'\n\tmatch_end\x18\x05 \x01(\x0b\x32\x12.arena.v1.MatchEndH\x00\x42\t\n\x07message\"t\n\x0bTimeControl\x12\x12\n\nstartup_ms\x18\x01 \x01(\r\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x02 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x03 \x01(\r\x12\x14\n\x0cincrement_ms\x18\x04 \x01(\r\x12\x15\n\rmatch_bank_ms\x18\x05 \x01(\r\"\x80\x02\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x13\n\x0bnum_players\x18\x03 \x01(\r\x12\x11\n\tnum_games\x18\x04 \x01(\r\x12\x34\n\x08settings\x18\x05 \x03(\x0b\x32\".arena.v1.MatchStart.SettingsEntry\x12+\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x16\n\x0e\x65ngine_version\x18\x07 \x01(\t\x1a/\n\rSettingsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\'\n\x06Player\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"s\n\tGameStart\x12\x12\n\ngame_index\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x13\n\x0bnum_players\x18\x03 \x01(\r\x12!\n\x07players\x18\x04 \x03(\x0b\x32\x10.arena.v1.Player\x12\x0c\n\x04seed\x18\x05 \x01(\x04\"\xd6\x01\n\x0f\x44\x65\x63isionRequest\x12\x13\n\x0b\x64\x65\x63ision_id\x18\x01 \x01(\r\x12\x1c\n\x04view\x18\x02 \x01(\x0b\x32\x0e.arena.v1.View\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.arena.v1.Event\x12\'\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x10.arena.v1.Action\x12\x14\n\x0ctime_left_ms\x18\x05 \x01(\r\x12\x14\n\x0c\x62\x61nk_left_ms\x18\x06 \x01(\r\x12\x1a\n\x12match_bank_left_ms\x18\x07 \x01(\r\"j\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0c\n\x04rank\x18\x03 \x01(\r\x12\x0f\n\x07\x66\x61ilure\x18\x04 \x01(\t\x12 \n\x06player\x18\x05 \x01(\x0b\x32\x10.arena.v1.Player\"e\n\x07GameEnd\x12\x12\n\ngame_index\x18\x01 \x01(\r\x12%\n\x07results\x18\x02 \x03(\x0b\x32\x14.arena.v1.SeatResult\x12\x1f\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x0f.arena.v1.Event\"\x1c\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\xaa\x01\n\x04View\x12&\n\x06prohis\x18\x01 \x01(\x0b\x32\x14.arena.v1.ProhisViewH\x00\x12$\n\x05sobek\x18\x02 \x01(\x0b\x32\x13.arena.v1.SobekViewH\x00\x12\"\n\x04\x62oss\x18\x03 \x01(\x0b\x32\x12.arena.v1.BossViewH\x00\x12(\n\x07\x62\x61ndits\x18\x04 \x01(\x0b\x32\x15.arena.v1.BanditsViewH\x00\x42\x06\n\x04game\"\xaf\x01\n\x05\x45vent\x12\'\n\x06prohis\x18\x01 \x01(\x0b\x32\x15.arena.v1.ProhisEventH\x00\x12%\n\x05sobek\x18\x02 \x01(\x0b\x32\x14.arena.v1.SobekEventH\x00\x12#\n\x04\x62oss\x18\x03 \x01(\x0b\x32\x13.arena.v1.BossEventH\x00\x12)\n\x07\x62\x61ndits\x18\x04 \x01(\x0b\x32\x16.arena.v1.BanditsEventH\x00\x42\x06\n\x04game\"\xc2\x01\n\x06\x41\x63tion\x12\x0c\n\x04text\x18\x01 \x01(\t\x12(\n\x06prohis\x18\x02 \x01(\x0b\x32\x16.arena.v1.ProhisActionH\x00\x12&\n\x05sobek\x18\x03 \x01(\x0b\x32\x15.arena.v1.SobekActionH\x00\x12$\n\x04\x62oss\x18\x04 \x01(\x0b\x32\x14.arena.v1.BossActionH\x00\x12*\n\x07\x62\x61ndits\x18\x05 \x01(\x0b\x32\x17.arena.v1.BanditsActionH\x00\x42\x06\n\x04game*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01\x32\x45\n\x07Referee\x12:\n\x04Play\x12\x14.arena.v1.BotMessage\x1a\x18.arena.v1.RefereeMessage(\x01\x30\x01\x42\"\n\x0corg.arena.v1P\x01Z\x10\x61rena/v1/arenapbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,8 +38,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\014org.arena.v1P\001Z\020arena/v1/arenapb'
   _globals['_MATCHSTART_SETTINGSENTRY']._loaded_options = None
   _globals['_MATCHSTART_SETTINGSENTRY']._serialized_options = b'8\001'
-  _globals['_PROTOCOLVERSION']._serialized_start=2090
-  _globals['_PROTOCOLVERSION']._serialized_end=2165
+  _globals['_PROTOCOLVERSION']._serialized_start=2163
+  _globals['_PROTOCOLVERSION']._serialized_end=2238
   _globals['_BOTMESSAGE']._serialized_start=124
   _globals['_BOTMESSAGE']._serialized_end=215
   _globals['_HELLO']._serialized_start=217
@@ -49,29 +49,29 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REFEREEMESSAGE']._serialized_start=378
   _globals['_REFEREEMESSAGE']._serialized_end=620
   _globals['_TIMECONTROL']._serialized_start=622
-  _globals['_TIMECONTROL']._serialized_end=693
-  _globals['_MATCHSTART']._serialized_start=696
-  _globals['_MATCHSTART']._serialized_end=952
-  _globals['_MATCHSTART_SETTINGSENTRY']._serialized_start=905
-  _globals['_MATCHSTART_SETTINGSENTRY']._serialized_end=952
-  _globals['_PLAYER']._serialized_start=954
-  _globals['_PLAYER']._serialized_end=993
-  _globals['_GAMESTART']._serialized_start=995
-  _globals['_GAMESTART']._serialized_end=1110
-  _globals['_DECISIONREQUEST']._serialized_start=1113
-  _globals['_DECISIONREQUEST']._serialized_end=1299
-  _globals['_SEATRESULT']._serialized_start=1301
-  _globals['_SEATRESULT']._serialized_end=1407
-  _globals['_GAMEEND']._serialized_start=1409
-  _globals['_GAMEEND']._serialized_end=1510
-  _globals['_MATCHEND']._serialized_start=1512
-  _globals['_MATCHEND']._serialized_end=1540
-  _globals['_VIEW']._serialized_start=1543
-  _globals['_VIEW']._serialized_end=1713
-  _globals['_EVENT']._serialized_start=1716
-  _globals['_EVENT']._serialized_end=1891
-  _globals['_ACTION']._serialized_start=1894
-  _globals['_ACTION']._serialized_end=2088
-  _globals['_REFEREE']._serialized_start=2167
-  _globals['_REFEREE']._serialized_end=2236
+  _globals['_TIMECONTROL']._serialized_end=738
+  _globals['_MATCHSTART']._serialized_start=741
+  _globals['_MATCHSTART']._serialized_end=997
+  _globals['_MATCHSTART_SETTINGSENTRY']._serialized_start=950
+  _globals['_MATCHSTART_SETTINGSENTRY']._serialized_end=997
+  _globals['_PLAYER']._serialized_start=999
+  _globals['_PLAYER']._serialized_end=1038
+  _globals['_GAMESTART']._serialized_start=1040
+  _globals['_GAMESTART']._serialized_end=1155
+  _globals['_DECISIONREQUEST']._serialized_start=1158
+  _globals['_DECISIONREQUEST']._serialized_end=1372
+  _globals['_SEATRESULT']._serialized_start=1374
+  _globals['_SEATRESULT']._serialized_end=1480
+  _globals['_GAMEEND']._serialized_start=1482
+  _globals['_GAMEEND']._serialized_end=1583
+  _globals['_MATCHEND']._serialized_start=1585
+  _globals['_MATCHEND']._serialized_end=1613
+  _globals['_VIEW']._serialized_start=1616
+  _globals['_VIEW']._serialized_end=1786
+  _globals['_EVENT']._serialized_start=1789
+  _globals['_EVENT']._serialized_end=1964
+  _globals['_ACTION']._serialized_start=1967
+  _globals['_ACTION']._serialized_end=2161
+  _globals['_REFEREE']._serialized_start=2240
+  _globals['_REFEREE']._serialized_end=2309
 # @@protoc_insertion_point(module_scope)

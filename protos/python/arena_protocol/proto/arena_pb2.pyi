@@ -63,14 +63,18 @@ class RefereeMessage(_message.Message):
     def __init__(self, match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
 
 class TimeControl(_message.Message):
-    __slots__ = ("startup_ms", "decision_ms", "bank_ms")
+    __slots__ = ("startup_ms", "decision_ms", "bank_ms", "increment_ms", "match_bank_ms")
     STARTUP_MS_FIELD_NUMBER: _ClassVar[int]
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     startup_ms: int
     decision_ms: int
     bank_ms: int
-    def __init__(self, startup_ms: _Optional[int] = ..., decision_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    increment_ms: int
+    match_bank_ms: int
+    def __init__(self, startup_ms: _Optional[int] = ..., decision_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ..., match_bank_ms: _Optional[int] = ...) -> None: ...
 
 class MatchStart(_message.Message):
     __slots__ = ("match_id", "game", "num_players", "num_games", "settings", "time_control", "engine_version")
@@ -120,20 +124,22 @@ class GameStart(_message.Message):
     def __init__(self, game_index: _Optional[int] = ..., seat: _Optional[int] = ..., num_players: _Optional[int] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("decision_id", "view", "events", "legal_actions", "time_left_ms", "bank_left_ms")
+    __slots__ = ("decision_id", "view", "events", "legal_actions", "time_left_ms", "bank_left_ms", "match_bank_left_ms")
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     decision_id: int
     view: View
     events: _containers.RepeatedCompositeFieldContainer[Event]
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
     time_left_ms: int
     bank_left_ms: int
-    def __init__(self, decision_id: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., time_left_ms: _Optional[int] = ..., bank_left_ms: _Optional[int] = ...) -> None: ...
+    match_bank_left_ms: int
+    def __init__(self, decision_id: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., time_left_ms: _Optional[int] = ..., bank_left_ms: _Optional[int] = ..., match_bank_left_ms: _Optional[int] = ...) -> None: ...
 
 class SeatResult(_message.Message):
     __slots__ = ("seat", "score", "rank", "failure", "player")
