@@ -27,7 +27,7 @@ from .. import audit
 from ..store import Entry, League, Store
 from ..store.models import now
 from . import LeagueError, get_league, league_name_problem
-from .schedule import LEAGUE_FORMATS, ScheduleOptions
+from .schedule import DEFAULT_SCHEDULE, LEAGUE_FORMATS, ScheduleOptions
 
 BRACKETS = ("knockout", "double-elimination")  # seeded from the parent's ratings by default
 
@@ -55,7 +55,7 @@ def finals_name(name: str) -> str:
     return f"{name}-finals"
 
 
-def create_finals(store: Store, name: str, finals: str | None = None, format: str = "round-robin",
+def create_finals(store: Store, name: str, finals: str | None = None, format: str = DEFAULT_SCHEDULE.format,
                   challenger: str = "", actor_id: int | None = None) -> Finals:
     """Closes league ``name`` (if it is not closed yet) and creates its finals (see the module's
     doc), made by account ``actor_id`` (None: the operator), both on the audit log. Refuses a
