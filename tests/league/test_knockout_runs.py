@@ -2,8 +2,9 @@
 random moment and run again: the same games, the same bracket, the same champion. Sobek, 2 a
 table, one deal: 2 games a match, 2 matches (one duplicate cycle) a bracket match, 6 matches in
 all (about 15 s on two busy cores). Double elimination's own rules (its losers' bracket, the
-grand final's reset, a rematch on other deals) are test_knockout.py's: the runner plays both
-the same way, and a double-elimination run here would take twice as long."""
+grand final's reset, a rematch on other deals) are test_knockout.py's; here a double elimination of
+two bots is played to its end in containers (its grand final a rematch on new deals), not killed:
+the runner resumes both formats the same way."""
 
 from __future__ import annotations
 
@@ -100,3 +101,33 @@ def test_a_bracket_killed_with_9_and_run_again_ends_as_one_never_stopped(played,
     while time.monotonic() < deadline and left_behind(docker_client, "ko"):
         time.sleep(0.5)
     assert not left_behind(docker_client, "ko")
+
+
+def test_a_double_elimination_in_containers_ends_with_the_grand_final_each_meeting_on_new_deals(
+        tmp_path, docker_client, sample_images):
+    """Two bots: the winners' final, then the grand final against the same bot (and its reset if
+    the loser of the first wins it), each a cycle of its own: other deals every time."""
+    store = open_store(f"sqlite:///{tmp_path}/arena.db")
+    create_league(store, "de", "sobek", 2, {}, ScheduleOptions(deals=1, format="double-elimination"), secret=SECRET)
+    for folder, name in ENTRANTS[1:3]:
+        config = load_bot_config(ROOT / "sample_bots" / "python" / folder)
+        image = sample_images[folder]
+        register_bot(store, name=name, version=config.version, image=image,
+                     image_digest=docker_client.images.get(image).id, language=config.language,
+                     author=config.author, games=["sobek"], league="de")
+    run_league(store, "de", rounds=1, jobs=2, runs_dir=tmp_path / "runs")
+    board = standings_of(store, "de")["board"]
+    assert board["champion"] is not None
+    games = stored_games(store)
+    cycles = sorted({r // 2 for r, *_ in games})
+    assert len(cycles) in (2, 3)  # the winners' final and the grand final, and its reset if it came to that
+    seeds_by_cycle = {c: {seed for r, _, _, seed, *_ in games if r // 2 == c} for c in cycles}
+    for a in cycles:  # a deal's seed is its cards: no meeting of the same two bots replays one
+        for b in cycles:
+            assert a == b or not seeds_by_cycle[a] & seeds_by_cycle[b]
+    with store() as session:
+        league_id = get_league(session, "de").id
+    played_ = read_played(store, league_id)
+    last = cycle_order(played_.cycle_games(tuple(sorted(s["bot"] for s in board["seeds"])), cycles[-1]))
+    assert board["champion"] == last[0].bot_id or (last[0].mean_rank, last[0].minus_score) == (
+        last[1].mean_rank, last[1].minus_score)  # the last cycle's winner (a tie: the better seed)
