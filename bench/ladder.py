@@ -69,7 +69,7 @@ NEWCOMERS = {2: .02, 5: .145, 8: .295, 11: .46, 14: .685}
 NEWCOMER_HORIZON = 600  # games after it joins; "never" is counted as this many (a lower bound)
 # the ladder's matchmaking policies measured side by side, by name (keyword arguments of pick_table: to
 # measure a change before and after in one run)
-POLICIES: dict[str, dict[str, Any]] = {"ladder": {}}
+POLICIES: dict[str, dict[str, Any]] = {"ladder": {}, "ladder-before": {"placing": math.inf}}
 
 
 def newcomer(seeds: int, report: Report) -> None:
