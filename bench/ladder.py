@@ -9,7 +9,17 @@ through twice as many games (``simulate.games_to``), the median over seeds, for 
 and the ratio ladder / round robin (the issue's target: at most 0.5). Also: the games to the
 first tau >= 0.9, and the time of one pick with 50 and 200 candidates.
 
-    python -m bench.ladder [--seeds 9] [--bots 8 --bots 16] [--json]
+Two more measures (issue 33): **the newcomer** (a ladder of the 16 settles, then a bot between
+two of them in strength joins: the games until its 90% rank interval first lies within its true
+rank ± 1, for the ladder going on and for a round robin playing only the tables the newcomer
+adds; ``newcomer_games_ratio``, the median of the per-case ratios, target <= 1/3) and **the
+uneven field** (``simulate.uneven_bots``: the ordering measure, ``uneven_games_ratio``, target
+<= 0.6). Each ladder policy of :data:`POLICIES` is measured in the same run, so that a change
+of matchmaking is measured before and after on the same leagues. The figures and what they
+show: ``docs/leagues.md#a-newcomer-and-an-uneven-field``.
+
+    python -m bench.ladder [--seeds 9] [--bots 8 --bots 16] [--measure order|newcomer|uneven ...]
+                           [--newcomer-seeds 3] [--json]
     python -m bench.ladder --truth [--games 40000]   # the long evaluation behind the true order
 
 The true order (``--truth --games 40000``: a round robin of 20,000 games for the 8 bots and
@@ -69,7 +79,7 @@ NEWCOMERS = {2: .02, 5: .145, 8: .295, 11: .46, 14: .685}
 NEWCOMER_HORIZON = 600  # games after it joins; "never" is counted as this many (a lower bound)
 # the ladder's matchmaking policies measured side by side, by name (keyword arguments of pick_table: to
 # measure a change before and after in one run)
-POLICIES: dict[str, dict[str, Any]] = {"ladder": {}, "ladder-before": {"placing": math.inf}}
+POLICIES: dict[str, dict[str, Any]] = {"ladder": {}}
 
 
 def newcomer(seeds: int, report: Report) -> None:

@@ -6,9 +6,8 @@ table informative: its bots are uncertain (a high sigma: new entrants above all)
 outcome is uncertain (TrueSkill's match quality: the draw probability of the table, high when
 the bots are close). The score of a table is the product; the ladder plays the best of a
 random sample of tables, each grown around an anchor bot drawn with weight sigma^2 (a new
-entrant, while there is one: fewer than NEW_GAMES games, or a sigma over PLACING times the
-pool's median), so that every bot keeps playing and no table of a large league need be
-enumerated.
+entrant, while there is one), so that every bot keeps playing and no table of a large league
+need be enumerated.
 
 The sample matters: the single best table of all keeps replaying the closest bots, and
 TrueSkill, which moves a rating only when its bot plays, learns the scale of the whole league
@@ -21,7 +20,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import statistics
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -29,9 +27,6 @@ from .ratings import ENV
 
 SAMPLES = 48  # tables scored per pick
 NEW_GAMES = 8  # a bot with fewer rated games than this is a new entrant: it anchors the next table
-# so does a bot whose sigma is over this many times the pool's median sigma: one that lags the
-# others (a newcomer past its first games, a bot that sat out), not every bot of a fresh ladder
-PLACING = 2.0
 BETA2 = ENV.beta ** 2
 
 
@@ -47,18 +42,16 @@ class Candidate:
 
 def pick_table(candidates: Sequence[Candidate], players: int, rng: random.Random,
                exclude: Collection[tuple[int, ...]] = (), *, samples: int = SAMPLES,
-               new_games: int = NEW_GAMES, placing: float = PLACING) -> tuple[int, ...]:
+               new_games: int = NEW_GAMES) -> tuple[int, ...]:
     """The bot ids of the next table (sorted), from at least ``players`` candidates.
 
     ``exclude``: tables not to pick (those being played: their results are not in the
-    ratings yet), unless every table sampled is one of them. ``samples``, ``new_games`` and
-    ``placing`` default to :data:`SAMPLES`, :data:`NEW_GAMES` and :data:`PLACING` (``placing``
-    inf: new by games alone)."""
+    ratings yet), unless every table sampled is one of them. ``samples`` and ``new_games``
+    default to :data:`SAMPLES` and :data:`NEW_GAMES`."""
     if len(candidates) < players:
         raise ValueError(f"{len(candidates)} candidate(s) for a table of {players}")
     pool = sorted(candidates, key=lambda c: c.bot_id)
-    typical = statistics.median(c.sigma for c in pool)
-    new = [c for c in pool if c.games < new_games or c.sigma > placing * typical]
+    new = [c for c in pool if c.games < new_games]
     anchor_weights = [c.sigma ** 2 for c in pool]
     closeness: dict[int, list[float]] = {}  # by anchor: cumulative weights of the others
     best: tuple[float, tuple[int, ...]] | None = None
