@@ -9,7 +9,17 @@ through twice as many games (``simulate.games_to``), the median over seeds, for 
 and the ratio ladder / round robin (the issue's target: at most 0.5). Also: the games to the
 first tau >= 0.9, and the time of one pick with 50 and 200 candidates.
 
-    python -m bench.ladder [--seeds 9] [--bots 8 --bots 16] [--json]
+Two more measures (issue 33): **the newcomer** (a ladder of the 16 settles, then a bot between
+two of them in strength joins: the games until its 90% rank interval first lies within its true
+rank ± 1, for the ladder going on and for a round robin playing only the tables the newcomer
+adds; ``newcomer_games_ratio``, the median of the per-case ratios, target <= 1/3) and **the
+uneven field** (``simulate.uneven_bots``: the ordering measure, ``uneven_games_ratio``, target
+<= 0.6). Each ladder policy of :data:`POLICIES` is measured in the same run, so that a change
+of matchmaking is measured before and after on the same leagues. The figures and what they
+show: ``docs/leagues.md#a-newcomer-and-an-uneven-field``.
+
+    python -m bench.ladder [--seeds 9] [--bots 8 --bots 16] [--measure order|newcomer|uneven ...]
+                           [--newcomer-seeds 3] [--json]
     python -m bench.ladder --truth [--games 40000]   # the long evaluation behind the true order
 
 The true order (``--truth --games 40000``: a round robin of 20,000 games for the 8 bots and
@@ -36,18 +46,93 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 from arena.league.matchmaking import NEW_GAMES, Candidate, pick_table
 from arena.league.ratings import ENV
-from arena.league.simulate import SimLeague, games_to, known_bots, simulate
+from arena.league.schedule import Format
+from arena.league.simulate import (
+    Placing,
+    SimBot,
+    SimLeague,
+    games_to,
+    known_bots,
+    place,
+    placed,
+    settle,
+    simulate,
+    uneven_bots,
+)
 
 from .common import Report, median
 
 GAME, PLAYERS = "prohis", 3
 # the most games a league plays (it stops once tau >= 0.9 has held through twice the games it took)
 HORIZON = {8: 1500, 16: 5000}
+# the newcomer: a settled ladder of the 16 (this many games), then a heuristic handicapped by p
+# joins, between two of them in strength: its true rank among the 17 (1 the best) by p
+SETTLE_GAMES = 1200
+NEWCOMERS = {2: .02, 5: .145, 8: .295, 11: .46, 14: .685}
+NEWCOMER_HORIZON = 600  # games after it joins; "never" is counted as this many (a lower bound)
+# the ladder's matchmaking policies measured side by side, by name (keyword arguments of pick_table: to
+# measure a change before and after in one run)
+POLICIES: dict[str, dict[str, Any]] = {"ladder": {}}
+
+
+def newcomer(seeds: int, report: Report) -> None:
+    """Games after a newcomer joins a settled ladder of 16 until its 90% rank interval first lies
+    within its true rank ± 1 (and ± 2), and until its sigma is 1.0 or less: each ladder policy,
+    and a round robin that plays only the tables it adds; median over seeds x newcomers."""
+    runs = _runs()
+    criteria: dict[str, Callable[[list[Placing], int], float]] = {
+        "rank_within_1": lambda t, rank: placed(t, rank, 1, hold=1) or math.inf,
+        "rank_within_2": lambda t, rank: placed(t, rank, 2, hold=1) or math.inf,
+        "sigma_1": lambda t, rank: next((p.games for p in t if p.sigma <= 1.0), math.inf)}
+    games = {(run, c): [] for run in runs for c in criteria}  # type: dict[tuple[str, str], list[float]]
+    for seed in range(seeds):
+        settled = settle(GAME, PLAYERS, known_bots(16), SETTLE_GAMES, seed=seed)
+        for rank, p in NEWCOMERS.items():
+            for run, (fmt, pick) in runs.items():
+                trajectory = place(settled, SimBot(f"newcomer-p{round(1000 * p)}", p), fmt, NEWCOMER_HORIZON, **pick)
+                for c, measure in criteria.items():
+                    games[run, c].append(min(measure(trajectory, rank), NEWCOMER_HORIZON))
+    for c in criteria:
+        for run in runs:
+            values = games[run, c]
+            never = sum(v >= NEWCOMER_HORIZON for v in values)
+            report.figure(f"newcomer_{run}_games_to_{c}", median(values), "games",
+                          f"(never within {NEWCOMER_HORIZON}: {never} of {len(values)})")
+            report.note(f"newcomer, {run}, to {c}, by seed then rank {list(NEWCOMERS)}: {_games(values)}")
+        for run in POLICIES:
+            ratios = [a / b for a, b in zip(games[run, c], games["round-robin", c], strict=True)]
+            q1, mid, q3 = statistics.quantiles(ratios, n=4, method="inclusive")
+            suffix = "" if c == "rank_within_1" else f"_{c}"
+            prefix = "" if run == "ladder" else f"{run}_"
+            report.figure(f"{prefix}newcomer_games_ratio{suffix}", mid, "x",
+                          f"(median of {len(ratios)} per-case ratios, quartiles {q1:.2f} to {q3:.2f}; "
+                          f"ratio of medians {median(games[run, c]) / median(games['round-robin', c]):.2f};"
+                          + (" target <= 1/3)" if c == "rank_within_1" else ")"))
+
+
+def uneven(seeds: int, report: Report) -> None:
+    """Games until tau >= 0.9 held through twice as many (the ordering measure) for the 7 bots in
+    three clusters far apart (``simulate.uneven_bots``): round robin and each ladder policy."""
+    held: dict[str, list[float]] = {run: [] for run in _runs()}
+    for seed in range(seeds):
+        for run, (fmt, pick) in _runs().items():
+            trajectory = simulate(GAME, PLAYERS, uneven_bots(), fmt, HORIZON[8], seed=seed,
+                                  stop=lambda t: games_to(t) is not None, **pick)
+            held[run].append(games_to(trajectory) or math.inf)
+    for run in held:
+        report.figure(f"uneven_{run}_games_to_tau_0.9", median(held[run]), "games")
+        report.note(f"uneven, {run}, by seed: {_games(held[run])}")
+    for run in POLICIES:
+        prefix = "" if run == "ladder" else f"{run}_"
+        report.figure(f"{prefix}uneven_games_ratio", median(held[run]) / median(held["round-robin"]), "x",
+                      "(target <= 0.6)")
 
 
 def pick_ms(candidates: int, repeats: int = 50) -> float:
@@ -90,31 +175,47 @@ def truth(games: int, report: Report) -> None:
               show_default=True)
 @click.option("--truth", "long_run", is_flag=True, help="Establish the true order instead (a long round robin).")
 @click.option("--games", default=10_000, show_default=True, help="With --truth: games for the 16 bots (half for 8).")
+@click.option("--measure", "measures", type=click.Choice(["order", "newcomer", "uneven"]), multiple=True,
+              default=("order", "newcomer", "uneven"), show_default=True)
+@click.option("--newcomer-seeds", default=3, show_default=True,
+              help="Settled ladders for the newcomer measure (each with 5 newcomers).")
 @click.option("--json", "as_json", is_flag=True)
-def main(seeds: int, sizes: tuple[str, ...], long_run: bool, games: int, as_json: bool) -> None:
+def main(seeds: int, sizes: tuple[str, ...], long_run: bool, games: int, measures: tuple[str, ...],
+         newcomer_seeds: int, as_json: bool) -> None:
     report = Report("ladder", as_json)
     if long_run:
         truth(games, report)
         return
-    for n in map(int, sizes):
+    for n in map(int, sizes if "order" in measures else ()):
         held: dict[str, list[float]] = {}
         first: dict[str, list[float]] = {}
-        for fmt in ("round-robin", "ladder"):
+        for run, (fmt, pick) in _runs().items():
             for seed in range(seeds):
                 trajectory = simulate(GAME, PLAYERS, known_bots(n), fmt, HORIZON[n], seed=seed,
-                                      stop=lambda t: games_to(t) is not None)
-                held.setdefault(fmt, []).append(games_to(trajectory) or math.inf)
-                first.setdefault(fmt, []).append(games_to(trajectory, hold=1) or math.inf)
-        for fmt in ("round-robin", "ladder"):
-            report.figure(f"{n}_bots_{fmt}_games_to_tau_0.9", median(held[fmt]), "games",
-                          f"(first reached: {median(first[fmt]):.0f})")
-            report.note(f"{n} bots, {fmt}, by seed: held from {_games(held[fmt])}; first reached {_games(first[fmt])}")
-        report.figure(f"{n}_bots_ladder_over_round_robin_first_reached",
-                      median(first["ladder"]) / median(first["round-robin"]), "x")
-        report.figure(f"{n}_bots_ladder_over_round_robin", median(held["ladder"]) / median(held["round-robin"]), "x",
-                      "(target <= 0.5)")
+                                      stop=lambda t: games_to(t) is not None, **pick)
+                held.setdefault(run, []).append(games_to(trajectory) or math.inf)
+                first.setdefault(run, []).append(games_to(trajectory, hold=1) or math.inf)
+        for run in _runs():
+            report.figure(f"{n}_bots_{run}_games_to_tau_0.9", median(held[run]), "games",
+                          f"(first reached: {median(first[run]):.0f})")
+            report.note(f"{n} bots, {run}, by seed: held from {_games(held[run])}; first reached {_games(first[run])}")
+        for run in POLICIES:
+            name = "ladder" if run == "ladder" else run
+            report.figure(f"{n}_bots_{name}_over_round_robin_first_reached",
+                          median(first[run]) / median(first["round-robin"]), "x")
+            report.figure(f"{n}_bots_{name}_over_round_robin", median(held[run]) / median(held["round-robin"]), "x",
+                          "(target <= 0.5)")
+    if "newcomer" in measures:
+        newcomer(newcomer_seeds, report)
+    if "uneven" in measures:
+        uneven(seeds, report)
     for candidates in (50, 200):
         report.figure(f"pick_table_{candidates}_candidates", pick_ms(candidates), "ms")
+
+
+def _runs() -> dict[str, tuple[Format, dict[str, Any]]]:
+    """The round robin, then each ladder policy: (format, pick_table's keyword arguments) by name."""
+    return {"round-robin": ("round-robin", {}), **{name: ("ladder", pick) for name, pick in POLICIES.items()}}
 
 
 def _games(values: list[float]) -> str:

@@ -19,9 +19,10 @@ strategy per match (as a container lives for one match) and the seed the referee
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ from arenabot.strategies import Strategy, make_strategy
 from referee.spec import MatchSpec, derive, dev_secret
 
 from ..store import Bot
+from .confidence import rank_odds
 from .matchmaking import Candidate, pick_table
 from .ratings import ENV, BotRating, RatedGame, rate
 from .runner import match_spec
@@ -101,6 +103,16 @@ def known_bots(n: int) -> list[SimBot]:
             for g in grades]
 
 
+def uneven_bots() -> list[SimBot]:
+    """7 of :func:`known_bots` (16)'s bots in three clusters far apart, strongest first: the
+    heuristic, p.04, p.08 (mean scores 80.6, 76.0, 71.9 in the 16's long round robin); p.43, p.49
+    (44.5, 41.0); p.84 and random (25.5, 20.0): neighbours within a cluster 3.5 to 5.5 points
+    apart, the clusters 27 and 15."""
+    names = ("heuristic", "heuristic-p04", "heuristic-p08", "heuristic-p43", "heuristic-p49", "heuristic-p84",
+             "random")
+    return [b for b in known_bots(16) if b.name in names]
+
+
 @dataclass(frozen=True)
 class Point:
     """Where a league stands after a match: games played, and the tau of its mu order."""
@@ -163,11 +175,20 @@ class SimLeague:
         self.entrants = {i: Bot(name=self.by_id[i].name, version="1", image="") for i in sorted(self.ids)}
         self.ratings: dict[int, BotRating] = {}
         self.played = 0
+        self.cycles = 0  # the ladder's cycles picked so far (a later call of matches() goes on from there)
 
-    def matches(self) -> Iterator[list[RatedGame]]:
-        """Plays the league's matches in order, without end; yields each match's games once
-        they are in :attr:`ratings`."""
-        slots = self._round_robin() if self.format == "round-robin" else self._ladder()
+    def join(self, bot: SimBot) -> int:
+        """A new entrant (not part of :meth:`tau`'s true order): its id, the next one."""
+        bot_id = max(self.by_id) + 1
+        self.by_id[bot_id] = bot
+        self.entrants[bot_id] = Bot(name=bot.name, version="1", image="")
+        return bot_id
+
+    def matches(self, slots: Iterable[Slot] | None = None) -> Iterator[list[RatedGame]]:
+        """Plays the league's matches in order (or ``slots``), without end; yields each match's
+        games once they are in :attr:`ratings`."""
+        if slots is None:
+            slots = self._round_robin() if self.format == "round-robin" else self._ladder()
         for slot in slots:
             spec = match_spec("sim", self.game, self.settings, self.secret, slot, self.entrants, self.options)
             games = _play(spec, [self.by_id[b] for b in slot.table], slot.table, self.played)
@@ -186,13 +207,22 @@ class SimLeague:
         for r in itertools.count():
             yield from (Slot(r, table) for table in tables)
 
+    def newcomer_round_robin(self, bot_id: int) -> Iterator[Slot]:
+        """What a round robin must add for a newcomer: every table of all the entrants that has
+        it, in schedule order, round after round (so cycle after cycle)."""
+        tables = [slot.table for slot in schedule(sorted(self.by_id), self.players, 1) if bot_id in slot.table]
+        for r in itertools.count():
+            yield from (Slot(r, table) for table in tables)
+
     def _ladder(self) -> Iterator[Slot]:
         """The ladder's matches: cycle c picks a table from the ratings after cycle c-1, and
         plays its k matches, rounds c*k .. c*k+k-1."""
         k = self.players
-        for cycle in itertools.count():
+        while True:
+            cycle = self.cycles
+            self.cycles += 1
             candidates = [Candidate(b, r.mu, r.sigma, r.games) if (r := self.ratings.get(b))
-                          else Candidate(b, ENV.mu, ENV.sigma, 0) for b in sorted(self.ids)]
+                          else Candidate(b, ENV.mu, ENV.sigma, 0) for b in sorted(self.by_id)]
             rng = random.Random(derive(self.secret, "matchmaking", cycle))
             table = pick_table(candidates, k, rng, **self.pick)
             for j in range(k):
@@ -211,6 +241,57 @@ def simulate(game: str, players: int, bots: Sequence[SimBot], format: Format, ga
         if league.played >= games or (stop and stop(trajectory)):
             break
     return trajectory
+
+
+def settle(game: str, players: int, bots: Sequence[SimBot], games: int, seed: int = 0, **pick: Any) -> SimLeague:
+    """A ladder of ``bots`` that has played ``games`` games (rounded up to a whole cycle)."""
+    league = SimLeague(game, players, bots, "ladder", seed, **pick)
+    for matches, _ in enumerate(league.matches(), 1):
+        if league.played >= games and matches % players == 0:
+            break
+    return league
+
+
+@dataclass(frozen=True)
+class Placing:
+    """Where a newcomer stands after a match: games since it joined, its 90% rank interval and
+    its sigma."""
+
+    games: int
+    low: int
+    high: int
+    sigma: float
+
+
+def place(settled: SimLeague, newcomer: SimBot, format: Format, games: int,
+          stop: Callable[[list[Placing]], bool] | None = None, **pick: Any) -> list[Placing]:
+    """``newcomer`` joins a copy of ``settled`` and ``format`` places it: the ladder goes on
+    (its matchmaking with ``pick``), a round robin plays the tables it must add
+    (:meth:`SimLeague.newcomer_round_robin`). A point after each match: the games since it
+    joined and its 90% rank interval as the leaderboard computes it (:func:`confidence.rank_odds`),
+    until ``games`` games or ``stop(trajectory)``."""
+    league = copy.deepcopy(settled)
+    league.pick = pick
+    bot_id = league.join(newcomer)
+    slots = league.newcomer_round_robin(bot_id) if format == "round-robin" else None
+    start = league.played
+    trajectory: list[Placing] = []
+    for _ in league.matches(slots):
+        rows = [(b, r.mu, r.sigma) if (r := league.ratings.get(b)) else (b, ENV.mu, ENV.sigma)
+                for b in sorted(league.by_id)]
+        odds = rank_odds(rows).of(bot_id)
+        trajectory.append(Placing(league.played - start, int(odds["rank_low"]), int(odds["rank_high"]),
+                                  league.ratings[bot_id].sigma if bot_id in league.ratings else ENV.sigma))
+        if league.played - start >= games or (stop and stop(trajectory)):
+            break
+    return trajectory
+
+
+def placed(trajectory: Sequence[Placing], rank: int, within: int = 1, hold: float = 2.0) -> int | None:
+    """The games after which the newcomer's rank interval lay within ``rank`` ± ``within`` (its
+    true rank, 1 the best) and stayed there through ``hold`` x as many (:func:`games_to`)."""
+    return games_to([Point(p.games, float(rank - within <= p.low and p.high <= rank + within))
+                     for p in trajectory], 0.5, hold)
 
 
 def _play(spec: MatchSpec, bots: list[SimBot], table: tuple[int, ...], first_id: int) -> list[RatedGame]:
