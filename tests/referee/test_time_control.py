@@ -5,6 +5,7 @@ player; each sleep is at least 100 ms from its limit either way."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -16,7 +17,9 @@ from .helpers import PY, ROOT, play_match
 CLOCK = [PY, str(ROOT / "tests/bots/clock.py")]
 # TIMING: each sleep is 100 ms from its limit, but a shared machine's hiccup can still take that
 TIMING = pytest.mark.flaky(reruns=1)
-SLACK_MS = 40  # what the round trips of the decisions so far may have taken out of a bank
+# what the round trips of the decisions so far may have taken out of a bank: short of the 100 ms
+# every sleep keeps from its limit (CI saw 40 ms passed, once, beside two processes of container tests)
+SLACK_MS = 90
 
 
 def play_clock(tmp_path, plan: str, games: int, **time: int) -> tuple[dict, list[dict]]:
@@ -60,7 +63,8 @@ def test_an_increment_keeps_a_bot_in_time_until_bank_and_increments_run_out(tmp_
     assert [d["ms"] > 280 for d in mine[:5]] == [True, True, True, False, True]
     record = read_record(tmp_path / "match" / game["record"])
     assert [f["reason"] for f in record.failures] == ["timeout"]
-    assert "no reply within 3" in record.failures[0]["detail"]  # 400 ms less the round trips
+    given = int(re.search(r"no reply within (\d+)", record.failures[0]["detail"]).group(1))
+    assert 400 - SLACK_MS <= given <= 400  # 400 ms less the round trips
 
 
 @TIMING
