@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from referee import limits
 
@@ -136,7 +136,8 @@ def _fingerprint(connection: Any, name: str) -> str:
     """A string that changes whenever league ``name``'s leaderboard may: matches are only added
     (their count and highest id), ratings replaced by each rebuild (their count, and the sums of
     their games, mu and sigma: a rebuild after new games changes the games and every sigma),
-    entrants only added, bots retired or disqualified; and "new" marks expire by the hour. One query."""
+    entrants only added, bots retired or disqualified, the league closed or given its finals; and
+    "new" marks expire by the hour. One query."""
     row = connection.execute(_FINGERPRINT, {"name": name}).one_or_none()
     if row is None:
         with Session(connection) as session:
@@ -151,6 +152,7 @@ def _of(table: Any, column: Any, where: Any, *join: Any) -> Any:
 
 
 # built once: building a statement costs more than running this one
+_FINALS = aliased(League)
 _FINGERPRINT = select(
     League.id,
     _of(Match, func.count(), Match.league_id == League.id),
@@ -163,6 +165,8 @@ _FINGERPRINT = select(
     _of(Entry, func.count(), (Entry.league_id == League.id) & Bot.retired_at.is_not(None), Bot, Bot.id == Entry.bot_id),
     _of(Entry, func.count(), (Entry.league_id == League.id) & Bot.disqualified_at.is_not(None), Bot,
         Bot.id == Entry.bot_id),
+    League.closed_at,  # closed, and given finals (a league's finals_of never changes): finals.py's Link
+    _of(_FINALS, func.max(_FINALS.id), _FINALS.finals_of == League.id),
 ).where(League.name == bindparam("name"))
 
 

@@ -4,19 +4,56 @@ beside them are the leaderboard's. A round robin's and a ladder's standings are 
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy import select
 
 from ..league.formats import standings_of
+from ..league.standings import standings
 from ..schemas.leagues import FormatStandings
+from ..store import League, Store
 from .answers import API, render
 from .auth import Viewer
+from .leagues import _app_state
 
 router = APIRouter()
 
 
+class Computed:
+    """Each league's format standings, by standings version and the format's draw (made before
+    the first match, which the version does not see): a Swiss' pairing or a bracket is computed
+    from every stored game, once per change of the league, not once per request."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+
+    def get(self, store: Store, name: str) -> dict[str, Any]:
+        version = standings(store, name).version  # an unknown league: LeagueError, a 404
+        with store.engine.connect() as connection:
+            schedule = connection.execute(select(League.schedule).where(League.name == name)).scalar_one()
+        key = (name, version, json.dumps(schedule.get("draw"), sort_keys=True))
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        data = standings_of(store, name)
+        with self.lock:
+            self.items[key] = data
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return data
+
+
 def _standings(request: Request, name: str) -> dict:
-    data = standings_of(request.app.state.store, name)
+    data = _app_state(request, "league_format_standings", Computed).get(request.app.state.store, name)
     if data["board"] is None:
         raise HTTPException(404, f"a {data['format']} league has no standings but its leaderboard")
     return data

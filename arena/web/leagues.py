@@ -187,19 +187,18 @@ class Drawn:
 
     def get(self, store: Store, name: str, sort: str, order: str, kind: str,
             draw: Callable[[Leaderboard], Any], top: int = TOP_K) -> Any:
-        """What ``draw`` makes of the league's leaderboard as it is now (closing a league or
-        creating its finals stores no match, so its link is part of the key)."""
+        """What ``draw`` makes of the league's leaderboard as it is now (the standings' version
+        changes with its finals link too: closing a league stores no match)."""
         version = standings(store, name).version
-        tied = link(store, name)
-        key = (name, version, tied, sort, order, kind, top)
+        key = (name, version, sort, order, kind, top)
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
-        data, version = board(store, name, sort, order, top, tied)
+        data, version = board(store, name, sort, order, top)
         drawn = draw(data)
         with self.lock:
-            self.items[(name, version, tied, sort, order, kind, top)] = drawn
+            self.items[(name, version, sort, order, kind, top)] = drawn
             while len(self.items) > self.SIZE:
                 self.items.popitem(last=False)
         return drawn
