@@ -46,10 +46,6 @@ def test_a_fixed_budget_plays_the_same_game_twice(spec: GameSpec):
     assert one == two and one[0]
 
 
-# once in three CI runs with the engines' tests in two processes beside the image builds, one
-# decision took 175 ms of this process's CPU (a search keeps ~15 ms): measured again once, a
-# search that overruns its deadline fails both
-@pytest.mark.flaky(reruns=1)
 @pytest.mark.parametrize("spec", GAMES.values(), ids=list(GAMES))
 def test_the_clock_is_kept(spec: GameSpec):
     """With 100 ms left, every decision of a game ends inside it (share 0.3: about 15 ms of
